@@ -1,0 +1,206 @@
+// gec conformance: runs ONNX backend node tests (model.onnx + test_data_set_N/{input,output}_K.pb).
+//
+// Each case runs in a forked child so that a crash or a hang is reported against that case and
+// the run goes on. Outcome per case: pass; fail (wrong values, or an error that is not a
+// deliberate refusal); unsupported (import refused it with ge::UnsupportedError — a dtype,
+// attribute, rank, opset or type GE does not handle — or it uses an op no registry defines);
+// crash. GE claims every op in its registries: the command exits 1 when a case whose ops are
+// all claimed fails or crashes. Tolerances are ONNX's backend-test defaults (rtol 1e-3, atol 1e-7).
+#include <onnx/onnx_pb.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "common.h"
+#include "ge/core/compare.h"
+#include "ge/core/onnx_frontend.h"
+#include "ge/core/pipeline.h"
+#include "ge/core/runtime.h"
+#include "ge/sdk/error.h"
+
+namespace fs = std::filesystem;
+
+namespace gec {
+
+namespace {
+
+struct CaseResult {
+  std::string name, outcome, detail;
+  std::set<std::string> ops;
+  bool claimed = false;
+};
+
+std::set<std::string> ops_of(const std::string& model_path) {
+  std::set<std::string> ops;
+  std::ifstream in(model_path, std::ios::binary);
+  onnx::ModelProto m;
+  if (in && m.ParseFromIstream(&in))
+    for (auto& n : m.graph().node()) ops.insert((n.domain().empty() || n.domain() == "ai.onnx" ? "" : n.domain() + ".") + n.op_type());
+  return ops;
+}
+
+/// Runs in the child: returns "pass", "fail\t<msg>" or "unsupported\t<msg>".
+std::string run_case(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& common) {
+  try {
+    auto opts = common.import_options(env);
+    std::shared_ptr<ge::Graph> g = ge::core::import_model(env, (dir / "model.onnx").string(), opts);
+    ge::core::run_pipeline(*g, env);
+    ge::core::Executable exe(g, env, {common.backend_name(env), 1});
+    std::vector<fs::path> sets;
+    for (auto& e : fs::directory_iterator(dir))
+      if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+    std::sort(sets.begin(), sets.end());
+    if (sets.empty()) return "fail\tno test_data_set_* folder";
+    ge::core::Tolerance tol;
+    tol.max_rel_l2 = -1;
+    tol.rtol = 1e-3;
+    tol.atol = 1e-7;
+    for (auto& s : sets) {
+      std::vector<ge::Tensor> ins = read_inputs(s.string(), exe.graph());
+      std::vector<ge::Tensor> outs = exe.run(ins);
+      for (size_t k = 0; k < outs.size(); ++k) {
+        ge::Tensor ref = ge::core::read_tensor_file((s / ("output_" + std::to_string(k) + ".pb")).string());
+        ge::core::Comparison c = ge::core::compare_tensors(outs[k], ref, tol);
+        if (!c.ok)
+          return "fail\t" + s.filename().string() + " output " + std::to_string(k) + ": " + c.message;
+      }
+    }
+    return "pass";
+  } catch (const ge::UnsupportedError& e) {
+    return std::string("unsupported\t") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("fail\t") + e.what();
+  }
+}
+
+CaseResult run_forked(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& common, double timeout_s) {
+  CaseResult r;
+  r.name = dir.filename().string();
+  int fds[2];
+  if (pipe(fds) != 0) throw ge::Error("pipe() failed");
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) throw ge::Error("fork() failed");
+  if (pid == 0) {
+    close(fds[0]);
+    std::string res = run_case(dir, env, common);
+    size_t off = 0;
+    while (off < res.size()) {
+      ssize_t w = write(fds[1], res.data() + off, res.size() - off);
+      if (w <= 0) break;
+      off += static_cast<size_t>(w);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  bool timed_out = false;
+  for (;;) {
+    int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
+    if (left <= 0) {
+      timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    if (poll(&p, 1, left) <= 0) continue;
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (timed_out) {
+    r.outcome = "crash";
+    r.detail = "timed out after " + std::to_string(timeout_s) + " s";
+  } else if (WIFSIGNALED(status)) {
+    r.outcome = "crash";
+    r.detail = std::string("killed by signal ") + strsignal(WTERMSIG(status));
+  } else if (out.empty()) {
+    r.outcome = "crash";
+    r.detail = "exited without a result (status " + std::to_string(WEXITSTATUS(status)) + ")";
+  } else {
+    auto tab = out.find('\t');
+    r.outcome = out.substr(0, tab);
+    r.detail = tab == std::string::npos ? "" : out.substr(tab + 1);
+  }
+  return r;
+}
+
+}  // namespace
+
+int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
+                    const std::string& json_path, double timeout_s, bool verbose) {
+  if (!fs::is_directory(dir)) throw ge::Error("conformance: '" + dir + "' is not a directory");
+  auto env = common.load_environment();
+  std::set<std::string> claimed;
+  for (const ge::OpDef* d : env->ops.all()) claimed.insert((d->domain.empty() ? "" : d->domain + ".") + d->op_type);
+
+  std::vector<fs::path> cases;
+  for (auto& e : fs::directory_iterator(dir)) {
+    if (!e.is_directory() || !fs::exists(e.path() / "model.onnx")) continue;
+    std::string n = e.path().filename().string();
+    bool keep = filters.empty();
+    for (auto& f : filters) keep |= n.find(f) != std::string::npos;
+    if (keep) cases.push_back(e.path());
+  }
+  std::sort(cases.begin(), cases.end());
+
+  std::vector<CaseResult> results;
+  std::map<std::string, std::map<std::string, int>> per_op;
+  std::map<std::string, int> totals;
+  int claimed_failures = 0;
+  for (auto& c : cases) {
+    CaseResult r = run_forked(c, *env, common, timeout_s);
+    r.ops = ops_of((c / "model.onnx").string());
+    r.claimed = !r.ops.empty() && std::all_of(r.ops.begin(), r.ops.end(), [&](auto& o) { return claimed.count(o) > 0; });
+    if (r.claimed && (r.outcome == "fail" || r.outcome == "crash")) ++claimed_failures;
+    if (r.outcome == "crash" && !r.claimed) ++claimed_failures;  // a crash is never acceptable
+    ++totals[r.outcome];
+    for (auto& o : r.ops) ++per_op[o][r.outcome];
+    if (verbose || (r.claimed && r.outcome != "pass"))
+      std::printf("%-60s %-11s %s\n", r.name.c_str(), r.outcome.c_str(), r.detail.c_str());
+    results.push_back(std::move(r));
+  }
+
+  std::printf("\n%-28s %6s %6s %12s %6s\n", "op", "pass", "fail", "unsupported", "crash");
+  for (auto& [op, m] : per_op) {
+    if (!claimed.count(op)) continue;
+    std::printf("%-28s %6d %6d %12d %6d\n", op.c_str(), m["pass"], m["fail"], m["unsupported"], m["crash"]);
+  }
+  int unclaimed = 0;
+  for (auto& r : results) unclaimed += !r.claimed;
+  std::printf("\ncases: %zu  pass: %d  fail: %d  unsupported: %d  crash: %d  (cases using ops no registry claims: %d)\n",
+              results.size(), totals["pass"], totals["fail"], totals["unsupported"], totals["crash"], unclaimed);
+  std::printf("failures or crashes of claimed ops: %d\n", claimed_failures);
+
+  if (!json_path.empty()) {
+    nlohmann::json j;
+    j["totals"] = totals;
+    j["claimed_failures"] = claimed_failures;
+    for (auto& r : results)
+      j["cases"].push_back({{"name", r.name}, {"outcome", r.outcome}, {"detail", r.detail},
+                            {"ops", r.ops}, {"claimed", r.claimed}});
+    std::ofstream out(json_path + ".tmp");
+    out << j.dump(1) << "\n";
+    out.close();
+    fs::rename(json_path + ".tmp", json_path);
+  }
+  return claimed_failures == 0 ? 0 : 1;
+}
+
+}  // namespace gec

@@ -1,0 +1,43 @@
+// gec plugins: what the manifest loaded.
+#include <cstdio>
+
+#include "common.h"
+
+namespace gec {
+
+namespace {
+void print_list(const char* label, const std::vector<std::string>& items) {
+  if (items.empty()) return;
+  std::printf("    %-10s %zu:", label, items.size());
+  size_t col = 20;
+  for (auto& s : items) {
+    if (col + s.size() > 110) {
+      std::printf("\n                   ");
+      col = 20;
+    }
+    std::printf(" %s", s.c_str());
+    col += s.size() + 1;
+  }
+  std::printf("\n");
+}
+}  // namespace
+
+int cmd_plugins(const CommonOptions& common) {
+  auto env = common.load_environment();
+  std::printf("manifest: %s\n", env->manifest.path.c_str());
+  for (auto& p : env->plugins) {
+    std::printf("%s %s  (SDK ABI %u.%u, loaded in %.1f ms)\n", p.name.c_str(), p.version.c_str(), p.abi_major,
+                p.abi_minor, p.load_ms);
+    std::printf("    file       %s\n    sha256     %s\n", p.file.c_str(), p.sha256.c_str());
+    print_list("backends", p.backends);
+    print_list("frontends", p.frontends);
+    print_list("ops", p.ops);
+    print_list("kernels", p.kernels);
+  }
+  for (auto& e : env->manifest.plugins)
+    if (!e.enabled) std::printf("%s  (disabled in the manifest: %s)\n", e.name.c_str(), e.path.c_str());
+  std::printf("built-in frontends: onnx\n");
+  return 0;
+}
+
+}  // namespace gec

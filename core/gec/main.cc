@@ -1,0 +1,60 @@
+// gec — GE's command line.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "common.h"
+#include "ge/sdk/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gec — GE graph compiler and runtime"};
+  app.require_subcommand(1);
+  gec::CommonOptions common;
+
+  std::string model;
+  CLI::App* run = app.add_subcommand("run", "Import, compile and run a model; check and time it");
+  run->add_option("model", model, "Model file (.onnx)")->required();
+  run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
+  run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
+  run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
+  run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0)->check(CLI::NonNegativeNumber);
+  run->add_option("--json", "Write the figures as JSON to this file")->default_str("");
+  run->add_option("--seed", "Seed of random inputs")->default_val(0u);
+  run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output")->default_val(1e-5);
+  run->add_option("--rtol", "Elementwise relative tolerance")->default_val(1e-4);
+  run->add_option("--atol", "Elementwise absolute tolerance (default 1e-6 x max|ref| per output)");
+  common.add_to(*run);
+
+  CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
+  common.add_to(*plugins);
+
+  std::string conf_dir;
+  std::vector<std::string> filters;
+  std::string conf_json;
+  double conf_timeout = 60;
+  bool conf_verbose = false;
+  CLI::App* conf = app.add_subcommand("conformance", "Run ONNX node conformance tests (onnx/backend/test/data/node)");
+  conf->add_option("dir", conf_dir, "Folder holding test_*/ cases")->required();
+  conf->add_option("--filter", filters, "Only cases whose name contains this (repeatable)");
+  conf->add_option("--json", conf_json, "Write results as JSON");
+  conf->add_option("--timeout", conf_timeout, "Seconds per case");
+  conf->add_flag("--verbose,-v", conf_verbose, "Print every case");
+  common.add_to(*conf);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (run->parsed()) return gec::cmd_run(model, common, *run);
+    if (plugins->parsed()) return gec::cmd_plugins(common);
+    if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
+  } catch (const ge::Error& e) {
+    std::fprintf(stderr, "gec: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gec: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,47 @@
+// ge/core/environment.h — everything a manifest loaded: registries filled by plugins.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/core/manifest.h"
+#include "ge/sdk/frontend.h"
+#include "ge/sdk/kernel.h"
+#include "ge/sdk/op_registry.h"
+
+namespace ge::core {
+
+/// What one loaded plugin is and what it registered.
+struct PluginInfo {
+  std::string name, version, file, sha256;
+  uint32_t abi_major = 0, abi_minor = 0;
+  double load_ms = 0;
+  std::vector<std::string> ops, kernels, backends, frontends;
+};
+
+/// The registries of one deployment (one manifest). Plugins stay loaded for the process.
+class Environment {
+ public:
+  Manifest manifest;
+  OpRegistry ops;
+  KernelRegistry kernels;
+  std::map<std::string, std::shared_ptr<Backend>> backends;
+  std::vector<std::shared_ptr<Frontend>> frontends;
+  std::vector<PluginInfo> plugins;
+
+  /// The backend named `name`; throws ge::Error listing the registered backends.
+  Backend& backend(const std::string& name) const;
+  /// The frontend that accepts `path`; throws ge::Error naming the file.
+  const Frontend& frontend_for(const std::string& path) const;
+};
+
+/// Loads the plugins a manifest lists (see plugin_host.cc for every check) and registers the
+/// built-in ONNX frontend. Throws ge::Error naming the plugin and file at fault.
+std::unique_ptr<Environment> load_environment(const Manifest& manifest);
+
+/// The manifest installed beside the plugins (<exe>/../lib/ge/plugins/default.toml), or the one
+/// in GE_MANIFEST when set.
+std::string default_manifest_path();
+
+}  // namespace ge::core

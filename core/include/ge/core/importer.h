@@ -1,0 +1,30 @@
+// ge/core/importer.h — model file → verified graph with every tensor's dtype and static shape.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "ge/core/environment.h"
+#include "ge/sdk/frontend.h"
+#include "ge/sdk/ir.h"
+
+namespace ge::core {
+
+struct ImportOptions {
+  FrontendOptions frontend;
+  /// Backend whose kernels evaluate constant subgraphs at compile time (runs on the host).
+  std::string host_backend = "cpu";
+  /// Largest tensor (elements) evaluated at import to make shapes known (shape subgraphs).
+  int64_t fold_limit_elements = 1 << 16;
+};
+
+/// Reads a model with the frontend that accepts it, then propagate_shapes and the verifier.
+std::unique_ptr<Graph> import_model(const Environment& env, const std::string& path, const ImportOptions& opts);
+
+/// Checks every node against its registry definition (op known at the graph's opset, input and
+/// output counts, dtypes allowed, attribute names and types) and runs shape inference in
+/// topological order, evaluating nodes whose inputs are all known (up to the fold limit) with
+/// the host backend's kernels so that Shape→Gather→Unsqueeze→Concat→Reshape chains give static
+/// shapes. Throws ge::UnsupportedError / ge::InvalidGraphError naming the node.
+void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts);
+
+}  // namespace ge::core

@@ -1,0 +1,38 @@
+// ge/core/runtime.h — runs a compiled graph: one kernel per node, in order, on the host.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/core/environment.h"
+#include "ge/sdk/ir.h"
+
+namespace ge::core {
+
+struct ExecOptions {
+  std::string backend = "cpu";
+  int threads = 1;  ///< intra-op threads given to the backend
+};
+
+/// A graph bound to kernels and buffers. Kernels are built once (they precompute primitives and
+/// reorder constant weights); run() only executes. One Executable runs one inference at a time.
+class Executable {
+ public:
+  /// Builds every node's kernel; throws ge::Error naming the op type, the node and the backend
+  /// searched when a node has no kernel, or the kernel's own UnsupportedError.
+  Executable(std::shared_ptr<const Graph> graph, const Environment& env, ExecOptions opts);
+  ~Executable();
+
+  const Graph& graph() const { return *graph_; }
+  /// Runs once. `inputs` follow graph().inputs() order; each must match that input's dtype and
+  /// shape (ge::Error naming the input otherwise). Returns the outputs in graph().outputs() order.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  size_t num_kernels() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Graph> graph_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge::core

@@ -1,0 +1,131 @@
+#include "ge/core/importer.h"
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
+#include "ge/sdk/verifier.h"
+
+namespace ge::core {
+
+namespace {
+
+std::string type_list(const std::vector<DataType>& types) {
+  std::string s;
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
+  return s;
+}
+
+void check_io(const Node& n, const OpDef& def) {
+  auto check = [&](const std::vector<IoDef>& defs, const std::vector<Value*>& vals, const char* kind) {
+    size_t required = 0;
+    for (size_t i = 0; i < defs.size(); ++i)
+      if (!defs[i].optional && !defs[i].variadic) required = i + 1;
+    bool variadic = !defs.empty() && defs.back().variadic;
+    if (vals.size() < required || (!variadic && vals.size() > defs.size()))
+      throw InvalidGraphError(n.describe() + ": has " + std::to_string(vals.size()) + " " + kind + "s; opset " +
+                              std::to_string(def.since_version) + " definition takes " +
+                              (variadic ? "at least " + std::to_string(required) : std::to_string(defs.size())));
+    for (size_t i = 0; i < vals.size(); ++i) {
+      const IoDef& d = defs[std::min(i, defs.size() - 1)];
+      if (!vals[i]) {
+        if (!d.optional && std::string(kind) == "input")
+          throw InvalidGraphError(n.describe() + ": required input '" + d.name + "' is missing");
+        continue;
+      }
+      if (std::string(kind) == "output" || d.types.empty()) continue;
+      DataType t = vals[i]->dtype;
+      if (std::find(d.types.begin(), d.types.end(), t) == d.types.end())
+        throw UnsupportedError(n.describe() + ": input '" + d.name + "' has dtype " + std::string(dtype_name(t)) +
+                               ", which GE does not support for this op (supported: " + type_list(d.types) + ")");
+    }
+  };
+  check(def.inputs, n.inputs(), "input");
+  check(def.outputs, n.outputs(), "output");
+  for (auto& [name, v] : n.attrs.all()) {
+    const AttrDef* a = def.find_attr(name);
+    if (!a)
+      throw InvalidGraphError(n.describe() + ": unknown attribute '" + name + "' for " + n.op_type() + " (opset " +
+                              std::to_string(def.since_version) + " definition)");
+    AttrType got = attr_type_of(v);
+    bool ok = got == a->type || (a->type == AttrType::Float && got == AttrType::Int);
+    if (!ok)
+      throw InvalidGraphError(n.describe() + ": attribute '" + name + "' is " + std::string(attr_type_name(got)) +
+                              ", expected " + std::string(attr_type_name(a->type)));
+  }
+  for (const AttrDef& a : def.attrs)
+    if (a.required && !n.attrs.has(a.name))
+      throw InvalidGraphError(n.describe() + ": required attribute '" + a.name + "' is missing");
+}
+
+/// Runs the host kernel of `n` on its known inputs and records the results as the outputs' data.
+void evaluate(Node& n, const Environment& env, const ImportOptions& opts, int64_t opset) {
+  const KernelDef* kd = env.kernels.find(opts.host_backend, n.domain(), n.op_type());
+  if (!kd) return;  // cannot fold; shapes that depend on it stay unknown and fail loudly later
+  KernelBuildContext ctx{n, opset, 1};
+  std::unique_ptr<Kernel> k = kd->factory(ctx);
+  std::vector<Tensor> ins, outs;
+  for (Value* v : n.inputs()) ins.push_back(v ? *v->data : Tensor());
+  for (Value* v : n.outputs()) outs.push_back(v ? Tensor::allocate(v->dtype, v->shape) : Tensor());
+  KernelIO io{ins, outs};
+  k->run(io);
+  for (size_t i = 0; i < n.num_outputs(); ++i)
+    if (Value* v = n.output(i)) v->data = std::make_shared<const Tensor>(std::move(outs[i]));
+}
+
+}  // namespace
+
+void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
+  for (Node* n : g.topological_order()) {
+    int64_t opset = g.opset(n->domain());
+    const OpDef* def = env.ops.find(n->domain(), n->op_type(), opset);
+    if (!def) {
+      std::string dom = n->domain().empty() ? "ai.onnx" : n->domain();
+      if (env.ops.find_any(n->domain(), n->op_type()))
+        throw UnsupportedError(n->describe() + ": no definition of " + n->op_type() + " for " + dom + " opset " +
+                               std::to_string(opset) + " (the registry starts at a later version)");
+      throw UnsupportedError(n->describe() + ": op type " + n->op_type() + " (" + dom + ") is not in any loaded registry");
+    }
+    for (Value* v : n->inputs())
+      if (v && v->dtype == DataType::Undefined)
+        throw InvalidGraphError(n->describe() + ": input '" + v->name() + "' is never produced");
+    check_io(*n, *def);
+    if (!def->infer) throw Error(n->describe() + ": the registry has no shape inference for " + n->op_type());
+
+    std::vector<std::pair<DataType, Shape>> seeded;
+    for (Value* o : n->outputs()) seeded.emplace_back(o ? o->dtype : DataType::Undefined, o ? o->shape : Shape{});
+    for (Value* o : n->outputs())
+      if (o) o->data.reset();
+    InferContext ctx(*n, *def, opset);
+    def->infer(ctx);
+    for (size_t i = 0; i < n->num_outputs(); ++i) {
+      Value* o = n->output(i);
+      if (!o) continue;
+      if (o->dtype == DataType::Undefined)
+        throw Error(n->describe() + ": shape inference left output '" + o->name() + "' without a type");
+      if (seeded[i].first != DataType::Undefined && (seeded[i].first != o->dtype || seeded[i].second != o->shape))
+        log(LogLevel::Warn, n->describe() + ": ONNX shape inference gives '" + o->name() + "' " +
+                                std::string(dtype_name(seeded[i].first)) + seeded[i].second.str() + ", GE infers " +
+                                std::string(dtype_name(o->dtype)) + o->shape.str() + "; using GE's");
+    }
+    bool all_known = def->foldable;
+    for (Value* v : n->inputs()) all_known &= (v == nullptr || v->data != nullptr);
+    bool already = true;
+    int64_t out_elems = 0;
+    for (Value* o : n->outputs()) {
+      if (!o) continue;
+      already &= o->data != nullptr;
+      out_elems += o->numel();
+    }
+    if (all_known && !already && out_elems <= opts.fold_limit_elements && n->num_inputs() > 0)
+      evaluate(*n, env, opts, opset);
+  }
+}
+
+std::unique_ptr<Graph> import_model(const Environment& env, const std::string& path, const ImportOptions& opts) {
+  const Frontend& fe = env.frontend_for(path);
+  std::unique_ptr<Graph> g = fe.load(path, opts.frontend);
+  propagate_shapes(*g, env, opts);
+  verify_graph_or_throw(*g, nullptr);
+  return g;
+}
+
+}  // namespace ge::core

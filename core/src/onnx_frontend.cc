@@ -1,0 +1,181 @@
+// The ONNX frontend: ModelProto → ge::Graph. Shapes of intermediate values are left to the
+// host's propagation (import.cc); value_info from ONNX shape inference is kept for the cross-check.
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ge/core/onnx_frontend.h"
+#include "ge/sdk/error.h"
+#include "onnx_tensor.h"
+
+namespace ge::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string normalize_domain(const std::string& d) { return d == "ai.onnx" ? "" : d; }
+
+/// dtype and shape of a graph input/output from its TypeProto; refuses non-tensor types.
+std::pair<DataType, std::optional<Shape>> tensor_type(const onnx::ValueInfoProto& vi, const std::string& where,
+                                                      const std::map<std::string, std::vector<int64_t>>& overrides,
+                                                      bool allow_unknown_dims = false) {
+  const onnx::TypeProto& tp = vi.type();
+  if (tp.has_sequence_type()) throw UnsupportedError(where + " '" + vi.name() + "': sequence types are not supported");
+  if (tp.has_optional_type()) throw UnsupportedError(where + " '" + vi.name() + "': optional types are not supported");
+  if (tp.has_map_type()) throw UnsupportedError(where + " '" + vi.name() + "': map types are not supported");
+  if (tp.has_sparse_tensor_type()) throw UnsupportedError(where + " '" + vi.name() + "': sparse tensors are not supported");
+  if (!tp.has_tensor_type()) return {DataType::Undefined, std::nullopt};
+  DataType dt = static_cast<DataType>(tp.tensor_type().elem_type());
+  if (auto it = overrides.find(vi.name()); it != overrides.end()) return {dt, Shape(it->second)};
+  if (!tp.tensor_type().has_shape()) return {dt, std::nullopt};
+  std::vector<int64_t> dims;
+  for (auto& d : tp.tensor_type().shape().dim()) {
+    if (!d.has_dim_value()) {
+      if (allow_unknown_dims) return {dt, std::nullopt};
+      std::string sym = d.has_dim_param() ? "'" + d.dim_param() + "'" : "unknown";
+      throw UnsupportedError(where + " '" + vi.name() + "' has a symbolic dimension " + sym +
+                             "; give a static shape with --input-shape " + vi.name() + ":D0,D1,...");
+    }
+    dims.push_back(d.dim_value());
+  }
+  return {dt, Shape(dims)};
+}
+
+AttrValue convert_attr(const onnx::AttributeProto& a, const std::string& node_desc, const std::string& base_dir) {
+  using A = onnx::AttributeProto;
+  switch (a.type()) {
+    case A::INT: return static_cast<int64_t>(a.i());
+    case A::FLOAT: return a.f();
+    case A::STRING: return a.s();
+    case A::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    case A::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
+    case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    case A::TENSOR: return tensor_from_proto(a.t(), base_dir, node_desc + " attribute '" + a.name() + "'");
+    case A::GRAPH:
+    case A::GRAPHS:
+      throw UnsupportedError(node_desc + ": attribute '" + a.name() + "' is a subgraph; control flow is not supported");
+    case A::SPARSE_TENSOR:
+    case A::SPARSE_TENSORS:
+      throw UnsupportedError(node_desc + ": attribute '" + a.name() + "' is a sparse tensor; not supported");
+    case A::TYPE_PROTO:
+    case A::TYPE_PROTOS:
+      throw UnsupportedError(node_desc + ": attribute '" + a.name() + "' is a type proto; not supported");
+    default:
+      throw InvalidGraphError(node_desc + ": attribute '" + a.name() + "' has no type");
+  }
+}
+
+class OnnxFrontend : public Frontend {
+ public:
+  std::string name() const override { return "onnx"; }
+
+  bool accepts(const std::string& path, const std::string& head) const override {
+    return fs::path(path).extension() == ".onnx";
+  }
+
+  std::unique_ptr<Graph> load(const std::string& path, const FrontendOptions& opts) const override {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("model file '" + path + "' cannot be opened");
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    onnx::ModelProto model;
+    if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
+      throw Error("model file '" + path + "' is not a valid ONNX model (protobuf parsing failed)");
+    bytes.clear();
+    bytes.shrink_to_fit();
+    std::string base_dir = fs::path(path).parent_path().string();
+    if (model.graph().node_size() == 0 && model.graph().output_size() == 0)
+      throw Error("model file '" + path + "' holds an empty graph");
+    for (auto& f : model.functions())
+      throw UnsupportedError("model file '" + path + "': model-local functions ('" + f.name() + "') are not supported");
+    // ONNX's own shape inference fills value_info; GE's propagation is authoritative and is
+    // checked against it.
+    try {
+      onnx::shape_inference::InferShapes(model);
+    } catch (const std::exception&) {
+      // Not fatal: GE's propagation decides; mismatches are reported there.
+    }
+    return convert(model, path, base_dir, opts);
+  }
+
+ private:
+  std::unique_ptr<Graph> convert(const onnx::ModelProto& model, const std::string& path, const std::string& base_dir,
+                                 const FrontendOptions& opts) const {
+    const onnx::GraphProto& gp = model.graph();
+    auto g = std::make_unique<Graph>(gp.name().empty() ? fs::path(path).stem().string() : gp.name());
+    for (auto& op : model.opset_import()) g->opsets[normalize_domain(op.domain())] = op.version();
+    if (!g->opsets.count("")) g->opsets[""] = 1;
+    if (g->opset("") < 7)
+      throw UnsupportedError("model file '" + path + "': opset " + std::to_string(g->opset("")) +
+                             " is older than the oldest supported (7)");
+
+    for (auto& init : gp.initializer())
+      g->add_constant(init.name(), tensor_from_proto(init, base_dir, "initializer '" + init.name() + "'"));
+    if (gp.sparse_initializer_size())
+      throw UnsupportedError("model file '" + path + "': sparse initializers are not supported");
+
+    for (auto& vi : gp.input()) {
+      if (Value* c = g->find_value(vi.name())) {
+        // Older IR versions list initializers as inputs as well: constants unless asked otherwise.
+        if (opts.keep_initializer_inputs) {
+          c->data.reset();
+          g->mark_input(c);
+        }
+        continue;
+      }
+      auto [dt, shape] = tensor_type(vi, "graph input", opts.input_shapes);
+      if (dt == DataType::Undefined) throw UnsupportedError("graph input '" + vi.name() + "' is not a tensor");
+      if (!shape) throw UnsupportedError("graph input '" + vi.name() + "' has no shape; give one with --input-shape");
+      g->add_input(vi.name(), dt, *shape);
+    }
+    for (auto& [name, dims] : opts.input_shapes) {
+      Value* v = g->find_value(name);
+      if (!v || !v->is_graph_input())
+        throw Error("--input-shape names '" + name + "', which is not a graph input of '" + path + "'");
+    }
+
+    auto value = [&](const std::string& name) -> Value* {
+      if (name.empty()) return nullptr;
+      if (Value* v = g->find_value(name)) return v;
+      return g->add_value(name);
+    };
+    for (int i = 0; i < gp.node_size(); ++i) {
+      const onnx::NodeProto& np = gp.node(i);
+      std::string desc = "node '" + (np.name().empty() ? "#" + std::to_string(i) : np.name()) + "' (" + np.op_type() + ")";
+      Attributes attrs;
+      for (auto& a : np.attribute()) {
+        if (!a.ref_attr_name().empty()) throw UnsupportedError(desc + ": attribute references are not supported");
+        attrs.set(a.name(), convert_attr(a, desc, base_dir));
+      }
+      std::vector<Value*> ins, outs;
+      for (auto& n : np.input()) ins.push_back(value(n));
+      for (auto& n : np.output()) outs.push_back(value(n));
+      g->add_node(np.op_type(), np.name(), ins, outs, std::move(attrs), normalize_domain(np.domain()));
+    }
+    for (auto& vi : gp.output()) {
+      Value* v = g->find_value(vi.name());
+      if (!v) throw InvalidGraphError("graph output '" + vi.name() + "' is not produced by any node");
+      tensor_type(vi, "graph output", {}, true);  // refuses sequence/optional outputs
+      g->mark_output(v);
+    }
+    // value_info from ONNX shape inference seeds intermediate types; the host's propagation
+    // recomputes every one and warns where the two disagree.
+    for (auto& vi : gp.value_info()) {
+      Value* v = g->find_value(vi.name());
+      if (!v || v->is_constant() || v->is_graph_input() || !vi.type().has_tensor_type()) continue;
+      auto [dt, shape] = tensor_type(vi, "value", {}, true);
+      v->dtype = dt;
+      if (shape) v->shape = *shape;
+    }
+    g->sort_topologically();
+    return g;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<Frontend> make_onnx_frontend() { return std::make_shared<OnnxFrontend>(); }
+
+}  // namespace ge::core

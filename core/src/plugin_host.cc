@@ -1,0 +1,211 @@
+// The plugin host: loads the libraries a manifest lists through Boost.DLL, checks each one
+// (file, loader, entry symbol, SDK ABI, version requirement, sha256, name) and lets it fill
+// the environment's registries. A plugin whose registration throws leaves nothing behind.
+#include <dlfcn.h>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <chrono>
+#include <filesystem>
+
+#include "ge/core/environment.h"
+#include "ge/core/onnx_frontend.h"
+#include "ge/core/semver.h"
+#include "ge/core/sha256.h"
+#include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
+#include "ge/sdk/plugin.h"
+
+namespace ge::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Libraries are never unloaded while the process runs (DESIGN.md, Plugins); every kernel a
+// plugin creates also holds its library, so the rule survives a future change to unloading.
+using LibPtr = std::shared_ptr<boost::dll::shared_library>;
+std::vector<LibPtr>& loaded_libraries() {
+  static auto* libs = new std::vector<LibPtr>();
+  return *libs;
+}
+
+class LibraryBoundKernel : public Kernel {
+ public:
+  LibraryBoundKernel(std::unique_ptr<Kernel> k, LibPtr lib) : inner_(std::move(k)), lib_(std::move(lib)) {}
+  ~LibraryBoundKernel() override { inner_.reset(); }
+  void run(KernelIO& io) override { inner_->run(io); }
+  std::string impl_name() const override { return inner_->impl_name(); }
+
+ private:
+  std::unique_ptr<Kernel> inner_;
+  LibPtr lib_;
+};
+
+class HostRegistrar : public Registrar {
+ public:
+  HostRegistrar(Environment& env, PluginInfo& info, std::string dir, LibPtr lib)
+      : env_(env), info_(info), dir_(std::move(dir)), lib_(std::move(lib)) {}
+  const std::string& plugin_name() const override { return info_.name; }
+  const std::string& plugin_dir() const override { return dir_; }
+  std::string options_toml() const override {
+    auto it = env_.manifest.sections.find(info_.name);
+    return it == env_.manifest.sections.end() ? "" : it->second;
+  }
+  void add_op(OpDef def) override {
+    def.source = info_.name;
+    std::string label = def.op_type + (def.domain.empty() ? "" : "@" + def.domain) + "-" + std::to_string(def.since_version);
+    env_.ops.add(std::move(def));
+    info_.ops.push_back(label);
+  }
+  void set_shape_inference(const std::string& domain, const std::string& op_type, ShapeInferenceFn fn) override {
+    LibPtr lib = lib_;
+    env_.ops.set_infer(domain, op_type, [fn = std::move(fn), lib](InferContext& c) { fn(c); });
+  }
+  void add_kernel(KernelDef def) override {
+    def.source = info_.name;
+    LibPtr lib = lib_;
+    KernelFactory inner = std::move(def.factory);
+    def.factory = [inner, lib](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+      return std::make_unique<LibraryBoundKernel>(inner(ctx), lib);
+    };
+    info_.kernels.push_back(def.backend + ":" + def.op_type);
+    env_.kernels.add(std::move(def));
+  }
+  void add_backend(std::shared_ptr<Backend> b) override {
+    std::string n = b->name();
+    if (env_.backends.count(n)) throw Error("backend '" + n + "' registered twice");
+    env_.backends[n] = std::shared_ptr<Backend>(b.get(), [b, lib = lib_](Backend*) mutable { b.reset(); });
+    info_.backends.push_back(n);
+    added_backends_.push_back(n);
+  }
+  void add_frontend(std::shared_ptr<Frontend> f) override {
+    info_.frontends.push_back(f->name());
+    env_.frontends.push_back(std::move(f));
+    ++added_frontends_;
+  }
+  /// Removes everything this plugin registered.
+  void roll_back() {
+    env_.ops.remove_source(info_.name);
+    env_.kernels.remove_source(info_.name);
+    for (auto& b : added_backends_) env_.backends.erase(b);
+    env_.frontends.resize(env_.frontends.size() - added_frontends_);
+  }
+
+ private:
+  Environment& env_;
+  PluginInfo& info_;
+  std::string dir_;
+  LibPtr lib_;
+  std::vector<std::string> added_backends_;
+  size_t added_frontends_ = 0;
+};
+
+std::string where(const PluginEntry& e) { return "plugin '" + e.name + "' (" + e.path + ", listed at " + e.origin + ")"; }
+
+void load_one(Environment& env, const PluginEntry& e) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (!fs::exists(e.path)) throw Error(where(e) + ": file does not exist");
+  PluginInfo info;
+  info.file = e.path;
+  info.sha256 = sha256_file(e.path);
+  if (!e.sha256.empty() && info.sha256 != e.sha256)
+    throw Error(where(e) + ": sha256 mismatch: the manifest pins " + e.sha256 + ", the file has " + info.sha256);
+
+  LibPtr lib;
+  try {
+    lib = std::make_shared<boost::dll::shared_library>(
+        e.path, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& ex) {
+    const char* why = dlerror();
+    throw Error(where(e) + ": not a loadable shared library: " + std::string(why ? why : ex.what()));
+  }
+  if (!lib->has(GE_PLUGIN_ENTRY_SYMBOL))
+    throw Error(where(e) + ": entry symbol '" GE_PLUGIN_ENTRY_SYMBOL "' is missing (not a GE plugin)");
+  auto entry = lib->get<const GePluginDescriptor*()>(GE_PLUGIN_ENTRY_SYMBOL);
+  const GePluginDescriptor* d = entry();
+  if (!d) throw Error(where(e) + ": entry symbol returned no descriptor");
+  std::string abi = std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor);
+  std::string host_abi = std::to_string(GE_SDK_ABI_MAJOR) + "." + std::to_string(GE_SDK_ABI_MINOR);
+  if (d->abi_major != GE_SDK_ABI_MAJOR)
+    throw Error(where(e) + ": built for SDK ABI " + abi + ", this host has ABI " + host_abi +
+                " (the major version must match; rebuild the plugin against this SDK)");
+  if (d->abi_minor > GE_SDK_ABI_MINOR)
+    throw Error(where(e) + ": built for SDK ABI " + abi + ", newer than this host's ABI " + host_abi +
+                " (upgrade GE or rebuild the plugin against this SDK)");
+  info.name = d->name ? d->name : "";
+  info.version = d->version ? d->version : "";
+  info.abi_major = d->abi_major;
+  info.abi_minor = d->abi_minor;
+  if (info.name != e.name)
+    throw Error(where(e) + ": the library calls itself '" + info.name + "', not '" + e.name + "'");
+  for (auto& p : env.plugins)
+    if (p.name == info.name) throw Error(where(e) + ": a plugin named '" + info.name + "' is already loaded from " + p.file);
+  if (!e.version.empty()) {
+    Version v = parse_version(info.version, where(e) + ": plugin version");
+    if (!version_satisfies(v, e.version, where(e) + ": version requirement"))
+      throw Error(where(e) + ": version " + info.version + " does not satisfy the requirement '" + e.version + "'");
+  }
+  if (!d->register_fn) throw Error(where(e) + ": descriptor has no registration callback");
+
+  env.plugins.push_back(std::move(info));
+  PluginInfo& stored = env.plugins.back();
+  HostRegistrar reg(env, stored, fs::path(e.path).parent_path().string(), lib);
+  try {
+    d->register_fn(reg);
+  } catch (const std::exception& ex) {
+    reg.roll_back();
+    env.plugins.pop_back();
+    throw Error(where(e) + ": registration failed: " + ex.what());
+  } catch (...) {
+    reg.roll_back();
+    env.plugins.pop_back();
+    throw Error(where(e) + ": registration failed with an unknown exception");
+  }
+  loaded_libraries().push_back(lib);
+  stored.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  log(LogLevel::Debug, "loaded plugin " + stored.name + " " + stored.version + " from " + e.path);
+}
+
+}  // namespace
+
+Backend& Environment::backend(const std::string& name) const {
+  auto it = backends.find(name);
+  if (it != backends.end()) return *it->second;
+  std::string known;
+  for (auto& [n, b] : backends) known += (known.empty() ? "" : ", ") + n;
+  throw Error("backend '" + name + "' is not registered by any loaded plugin (registered: " +
+              (known.empty() ? "none" : known) + "; manifest " + manifest.path + ")");
+}
+
+const Frontend& Environment::frontend_for(const std::string& path) const {
+  std::string head(16, '\0');
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    head.resize(std::fread(head.data(), 1, head.size(), f));
+    std::fclose(f);
+  } else {
+    throw Error("model file '" + path + "' cannot be opened");
+  }
+  for (auto it = frontends.rbegin(); it != frontends.rend(); ++it)
+    if ((*it)->accepts(path, head)) return **it;
+  throw Error("model file '" + path + "': no frontend reads this format");
+}
+
+std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
+  auto env = std::make_unique<Environment>();
+  env->manifest = manifest;
+  env->frontends.push_back(make_onnx_frontend());
+  for (const PluginEntry& e : manifest.plugins)
+    if (e.enabled) load_one(*env, e);
+  return env;
+}
+
+std::string default_manifest_path() {
+  if (const char* m = std::getenv("GE_MANIFEST")) return m;
+  // <prefix>/lib/libge_core.so → <prefix>/lib/ge/plugins/default.toml (the build tree mirrors
+  // the install tree), so gec, tests and bindings find it from any working directory.
+  fs::path lib = boost::dll::this_line_location().native();
+  return (lib.parent_path() / "ge" / "plugins" / "default.toml").string();
+}
+
+}  // namespace ge::core

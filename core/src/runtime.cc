@@ -1,0 +1,93 @@
+#include "ge/core/runtime.h"
+
+#include <unordered_map>
+
+#include "ge/sdk/error.h"
+
+namespace ge::core {
+
+struct Executable::Impl {
+  struct Step {
+    const Node* node;
+    std::unique_ptr<Kernel> kernel;
+    std::vector<Tensor> inputs, outputs;
+  };
+  std::vector<Step> steps;
+  std::unordered_map<const Value*, Tensor> buffers;  // every produced value: its own buffer
+  // Where each graph input is read: (step, input slot).
+  std::vector<std::vector<std::pair<size_t, size_t>>> input_uses;
+};
+
+Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& env, ExecOptions opts)
+    : graph_(std::move(graph)), impl_(std::make_unique<Impl>()) {
+  Backend& backend = env.backend(opts.backend);
+  backend.set_threads(opts.threads);
+  const Graph& g = *graph_;
+  std::unordered_map<const Value*, size_t> input_index;
+  for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
+  impl_->input_uses.resize(g.inputs().size());
+
+  auto tensor_for = [&](const Value* v) -> Tensor {
+    if (!v) return Tensor();
+    if (v->is_constant()) return *v->data;
+    if (input_index.count(v)) return Tensor::view(v->dtype, v->shape, nullptr, v->format);
+    auto it = impl_->buffers.find(v);
+    if (it == impl_->buffers.end())
+      it = impl_->buffers.emplace(v, Tensor::allocate(v->dtype, v->shape, v->format)).first;
+    return Tensor::view(v->dtype, v->shape, it->second.data(), v->format);
+  };
+
+  for (Node* n : g.topological_order()) {
+    const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
+    if (!kd)
+      throw Error(n->describe() + ": no kernel for op type " + n->op_type() + " (backends searched: " + opts.backend + ")");
+    KernelBuildContext ctx{*n, g.opset(n->domain()), opts.threads};
+    Impl::Step s{n, kd->factory(ctx), {}, {}};
+    for (size_t i = 0; i < n->num_inputs(); ++i) {
+      const Value* v = n->input(i);
+      s.inputs.push_back(tensor_for(v));
+      if (v && input_index.count(v)) impl_->input_uses[input_index[v]].emplace_back(impl_->steps.size(), i);
+    }
+    for (const Value* o : n->outputs()) s.outputs.push_back(tensor_for(o));
+    impl_->steps.push_back(std::move(s));
+  }
+}
+
+Executable::~Executable() = default;
+
+size_t Executable::num_kernels() const { return impl_->steps.size(); }
+
+std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) {
+  const Graph& g = *graph_;
+  if (inputs.size() != g.inputs().size())
+    throw Error("model expects " + std::to_string(g.inputs().size()) + " inputs, got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value* v = g.inputs()[i];
+    if (inputs[i].dtype() != v->dtype || inputs[i].shape() != v->shape)
+      throw Error("input '" + v->name() + "' expects " + std::string(dtype_name(v->dtype)) + v->shape.str() + ", got " +
+                  std::string(dtype_name(inputs[i].dtype())) + inputs[i].shape().str());
+    for (auto [step, slot] : impl_->input_uses[i])
+      impl_->steps[step].inputs[slot].set_data(const_cast<void*>(inputs[i].data()));
+  }
+  for (auto& s : impl_->steps) {
+    KernelIO io{s.inputs, s.outputs};
+    try {
+      s.kernel->run(io);
+    } catch (const Error& e) {
+      throw Error(s.node->describe() + ": " + e.what());
+    }
+  }
+  std::vector<Tensor> out;
+  for (const Value* v : g.outputs()) {
+    if (v->is_constant()) out.push_back(v->data->clone());
+    else if (v->is_graph_input()) {
+      for (size_t i = 0; i < g.inputs().size(); ++i)
+        if (g.inputs()[i] == v) out.push_back(inputs[i].clone());
+    } else {
+      out.push_back(impl_->buffers.at(v).clone());
+    }
+  }
+  return out;
+}
+
+}  // namespace ge::core

@@ -1,0 +1,160 @@
+// plugins/cpu_backend/cpu_backend.cc — the "cpu" Backend, thread control, oneDNN plumbing and
+// the ONNX sliding-window geometry shared by Conv and the pools.
+#include "cpu_backend.h"
+
+#include <atomic>
+
+namespace ge::cpu {
+
+namespace {
+std::atomic<int> g_threads{0};  // 0 = never set: use the OpenMP default
+}
+
+int backend_threads() {
+  int n = g_threads.load(std::memory_order_relaxed);
+  return n > 0 ? n : omp_get_max_threads();
+}
+
+void set_backend_threads(int n) { g_threads.store(n > 0 ? n : 0, std::memory_order_relaxed); }
+
+std::string CpuBackend::description() const {
+  const dnnl_version_t* v = dnnl_version();
+  return "cpu: host execution (oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) +
+         "." + std::to_string(v->patch) + ", OpenMP, " + std::to_string(backend_threads()) + " threads)";
+}
+
+void CpuBackend::set_threads(int n) {
+  set_backend_threads(n);
+  // Also the calling thread's OpenMP setting, for code that does not open a ThreadScope.
+  if (n > 0) omp_set_num_threads(n);
+}
+
+std::shared_ptr<Backend> make_cpu_backend() { return std::make_shared<CpuBackend>(); }
+
+int kernel_threads(const KernelBuildContext& ctx) { return ctx.threads > 0 ? ctx.threads : backend_threads(); }
+
+ThreadScope::ThreadScope(int n) : n_(n > 0 ? n : 1), saved_(omp_get_max_threads()) {
+  if (n_ != saved_) omp_set_num_threads(n_);
+}
+ThreadScope::~ThreadScope() {
+  if (n_ != saved_) omp_set_num_threads(saved_);
+}
+
+// ---------------------------------------------------------------- oneDNN
+
+dnnl::engine& dnnl_engine() {
+  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  return eng;
+}
+
+dnnl::stream& dnnl_stream() {
+  thread_local dnnl::stream s(dnnl_engine());
+  return s;
+}
+
+dnnl::memory::dims to_dims(const Shape& s) { return dnnl::memory::dims(s.dims().begin(), s.dims().end()); }
+
+dnnl::memory::format_tag plain_tag(size_t rank) {
+  using tag = dnnl::memory::format_tag;
+  static const tag tags[] = {tag::undef, tag::a,      tag::ab,      tag::abc,      tag::abcd,
+                             tag::abcde, tag::abcdef, tag::abcdefg, tag::abcdefgh, tag::abcdefghi,
+                             tag::abcdefghij, tag::abcdefghijk, tag::abcdefghijkl};
+  if (rank == 0 || rank > 12) throw UnsupportedError("oneDNN: rank " + std::to_string(rank) + " not supported");
+  return tags[rank];
+}
+
+dnnl::memory::desc plain_md(const Shape& s) {
+  if (s.rank() == 0) return dnnl::memory::desc({1}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+  return dnnl::memory::desc(to_dims(s), dnnl::memory::data_type::f32, plain_tag(s.rank()));
+}
+
+void reorder(dnnl::memory& src, dnnl::memory& dst) {
+  dnnl::stream& s = dnnl_stream();
+  dnnl::reorder(src, dst).execute(s, src, dst);
+  s.wait();
+}
+
+void rethrow_dnnl(const dnnl::error& e, const std::string& what) {
+  if (e.status == dnnl_unimplemented)
+    throw UnsupportedError(what + ": no oneDNN implementation for this configuration");
+  throw Error(what + ": oneDNN error: " + e.what());
+}
+
+// ---------------------------------------------------------------- checks
+
+std::string who(const KernelBuildContext& ctx) { return ctx.node.describe(); }
+
+void require_f32(const KernelBuildContext& ctx, std::initializer_list<size_t> inputs) {
+  auto check = [&](DataType t) {
+    if (t != DataType::Float32)
+      throw UnsupportedError(ctx.node.op_type() + ": dtype " + std::string(dtype_name(t)) +
+                             " not supported (float32 only) in " + who(ctx));
+  };
+  for (size_t i : inputs)
+    if (ctx.has_input(i)) check(ctx.input_type(i));
+  check(ctx.output_type(0));
+}
+
+const float* const_f32(const KernelBuildContext& ctx, size_t i) {
+  const Tensor* t = ctx.input_data(i);
+  if (!t || t->dtype() != DataType::Float32 || t->data() == nullptr) return nullptr;
+  return t->data_as<float>();
+}
+
+// ---------------------------------------------------------------- windows
+
+Window resolve_window(const KernelBuildContext& ctx, const std::string& op,
+                      const std::vector<int64_t>& spatial_in, const std::vector<int64_t>& kernel,
+                      bool allow_ceil_mode) {
+  const Attributes& a = ctx.node.attrs;
+  const size_t r = spatial_in.size();
+  auto bad = [&](const std::string& m) { throw InvalidGraphError(op + ": " + m + " in " + who(ctx)); };
+  Window w;
+  w.in = spatial_in;
+  w.kernel = kernel;
+  if (w.kernel.size() != r) bad("kernel_shape has " + std::to_string(w.kernel.size()) + " dims, expected " + std::to_string(r));
+  w.stride = a.get_ints("strides", std::vector<int64_t>(r, 1));
+  w.dilation = a.get_ints("dilations", std::vector<int64_t>(r, 1));
+  if (w.stride.size() != r) bad("strides must have " + std::to_string(r) + " values");
+  if (w.dilation.size() != r) bad("dilations must have " + std::to_string(r) + " values");
+  for (size_t i = 0; i < r; ++i) {
+    if (w.kernel[i] <= 0) bad("kernel_shape values must be positive");
+    if (w.stride[i] <= 0) bad("strides must be positive");
+    if (w.dilation[i] <= 0) bad("dilations must be positive");
+  }
+  const bool ceil_mode = allow_ceil_mode && a.get_int("ceil_mode", 0) != 0;
+  std::string auto_pad = a.get_string("auto_pad", "NOTSET");
+  w.pad_begin.assign(r, 0);
+  w.pad_end.assign(r, 0);
+  w.out.assign(r, 0);
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t ek = (w.kernel[i] - 1) * w.dilation[i] + 1;  // effective (dilated) extent
+    const int64_t in = w.in[i], s = w.stride[i];
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      w.out[i] = (in + s - 1) / s;
+      int64_t total = std::max<int64_t>((w.out[i] - 1) * s + ek - in, 0);
+      int64_t small = total / 2, big = total - small;
+      w.pad_begin[i] = auto_pad == "SAME_UPPER" ? small : big;
+      w.pad_end[i] = total - w.pad_begin[i];
+    } else if (auto_pad == "VALID") {
+      if (in < ek) bad("kernel larger than the input with auto_pad VALID");
+      w.out[i] = (in - ek) / s + 1;
+    } else if (auto_pad == "NOTSET" || auto_pad.empty()) {
+      std::vector<int64_t> pads = a.get_ints("pads", std::vector<int64_t>(2 * r, 0));
+      if (pads.size() != 2 * r) bad("pads must have " + std::to_string(2 * r) + " values");
+      w.pad_begin[i] = pads[i];
+      w.pad_end[i] = pads[i + r];
+      if (pads[i] < 0 || pads[i + r] < 0) bad("negative pads");
+      const int64_t span = in + pads[i] + pads[i + r] - ek;
+      if (span < 0) bad("kernel larger than the padded input");
+      w.out[i] = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+      // ceil_mode: the last window must start inside the input or the left padding.
+      if (ceil_mode && (w.out[i] - 1) * s >= in + pads[i]) --w.out[i];
+    } else {
+      bad("auto_pad '" + auto_pad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+    }
+  }
+  return w;
+}
+
+}  // namespace ge::cpu

@@ -1,0 +1,16 @@
+// plugins/cpu_backend/kernels.h — registration entry points of the CPU backend's kernel files.
+// Each function adds the kernels of one family for backend "cpu".
+#pragma once
+#include "ge/sdk/plugin.h"
+
+namespace ge::cpu {
+
+void register_conv_kernels(Registrar& r);         // Conv (oneDNN)
+void register_matmul_kernels(Registrar& r);       // MatMul, Gemm (oneDNN)
+void register_norm_kernels(Registrar& r);         // BatchNormalization
+void register_pool_kernels(Registrar& r);         // MaxPool, AveragePool, GlobalAveragePool
+void register_reduce_kernels(Registrar& r);       // ReduceMean, Softmax
+void register_elementwise_kernels(Registrar& r);  // Add Sub Mul Div Pow Sqrt Erf Relu Clip Sigmoid Sum
+void register_tensor_kernels(Registrar& r);       // Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Gather Shape Constant Identity Dropout
+
+}  // namespace ge::cpu

@@ -1,0 +1,21 @@
+// plugins/cpu_backend/plugin.cc — entry point of libge_cpu_backend.so: the "cpu" Backend and
+// every kernel family of kernels.h.
+#include "cpu_backend.h"
+#include "kernels.h"
+
+namespace {
+
+void register_cpu_backend(ge::Registrar& r) {
+  r.add_backend(ge::cpu::make_cpu_backend());
+  ge::cpu::register_conv_kernels(r);
+  ge::cpu::register_matmul_kernels(r);
+  ge::cpu::register_norm_kernels(r);
+  ge::cpu::register_pool_kernels(r);
+  ge::cpu::register_reduce_kernels(r);
+  ge::cpu::register_elementwise_kernels(r);
+  ge::cpu::register_tensor_kernels(r);
+}
+
+}  // namespace
+
+GE_PLUGIN("cpu_backend", "0.1.0", register_cpu_backend)

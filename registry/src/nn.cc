@@ -1,0 +1,180 @@
+// registry/src/nn.cc — shape inference for Conv, BatchNormalization, pools, Dropout, Softmax.
+// Formulas: onnx/docs/Operators.md (#Conv, #MaxPool, #AveragePool) and ONNX's
+// convPoolShapeInference (onnx/defs/nn/defs.cc).
+#include <algorithm>
+
+#include "infer_util.h"
+
+namespace ge::registry::detail {
+namespace {
+
+/// Spatial output extents of a convolution or pooling window (Operators.md#Conv, #MaxPool):
+///  NOTSET: out = floor_or_ceil((in + pad_begin + pad_end - ((k-1)*d + 1)) / s) + 1
+///  VALID:  the same with zero pads
+///  SAME_UPPER / SAME_LOWER: out = ceil(in / s) (the padding is derived from it)
+/// With ceil_mode a last window that would start inside the end padding is dropped (the rule
+/// Operators.md#MaxPool states since ONNX 1.16 and PyTorch implements); the CPU kernels follow it.
+Shape window_output(const InferContext& ctx, const Shape& x, const std::vector<int64_t>& kernel,
+                    bool ceil_mode) {
+  const size_t n = x.rank() - 2;
+  auto strides = ints_attr(ctx, "strides", std::vector<int64_t>(n, 1));
+  auto dilations = ints_attr(ctx, "dilations", std::vector<int64_t>(n, 1));
+  auto pads = ints_attr(ctx, "pads", std::vector<int64_t>(2 * n, 0));
+  std::string auto_pad = string_attr(ctx, "auto_pad", "NOTSET");
+  if (auto_pad.empty()) auto_pad = "NOTSET";  // old exporters write ""; the CPU kernels agree
+  if (kernel.size() != n)
+    ctx.fail("kernel_shape [" + join(kernel) + "] must have " + std::to_string(n) + " entries");
+  if (strides.size() != n) ctx.fail("strides [" + join(strides) + "] must have " + std::to_string(n) + " entries");
+  if (dilations.size() != n)
+    ctx.fail("dilations [" + join(dilations) + "] must have " + std::to_string(n) + " entries");
+  if (pads.size() != 2 * n) ctx.fail("pads [" + join(pads) + "] must have " + std::to_string(2 * n) + " entries");
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" &&
+      auto_pad != "SAME_LOWER")
+    ctx.fail("unknown auto_pad '" + auto_pad + "'");
+  // pads alongside auto_pad is invalid per the spec, but exporters emit pads=[0,...] with
+  // VALID; like onnxruntime, auto_pad wins.
+
+  Shape out = x;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t in = x[i + 2], k = kernel[i], s = strides[i], d = dilations[i];
+    if (k < 1 || s < 1 || d < 1)
+      ctx.fail("kernel_shape, strides and dilations must be positive");
+    if (pads[i] < 0 || pads[i + n] < 0) ctx.fail("pads [" + join(pads) + "] must be >= 0");
+    const int64_t eff_k = (k - 1) * d + 1;
+    int64_t o;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      o = (in + s - 1) / s;
+    } else {
+      const int64_t pb = auto_pad == "VALID" ? 0 : pads[i];
+      const int64_t pe = auto_pad == "VALID" ? 0 : pads[i + n];
+      const int64_t span = in + pb + pe - eff_k;
+      if (span < 0)
+        ctx.fail("window " + std::to_string(eff_k) + " is larger than padded input extent " +
+                 std::to_string(in + pb + pe) + " on spatial axis " + std::to_string(i));
+      o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+      if (ceil_mode && (o - 1) * s >= in + pb) --o;
+    }
+    out[i + 2] = o;
+  }
+  return out;
+}
+
+void require_spatial_rank(const InferContext& ctx, const Shape& x) {
+  // The CPU kernels implement 1-D, 2-D and 3-D windows only.
+  if (x.rank() < 3 || x.rank() > 5)
+    ctx.unsupported("input rank " + std::to_string(x.rank()) + " (only 3, 4 or 5 is supported)");
+}
+
+// Operators.md#Conv: X [N, C, D1..Dn], W [M, C/group, k1..kn], B [M] → Y [N, M, O1..On].
+void infer_conv(InferContext& ctx) {
+  require_input(ctx, 0, "X");
+  require_input(ctx, 1, "W");
+  const Shape& x = ctx.input_shape(0);
+  const Shape& w = ctx.input_shape(1);
+  require_spatial_rank(ctx, x);
+  if (w.rank() != x.rank())
+    ctx.fail("W " + w.str() + " must have the rank of X " + x.str());
+  const int64_t group = int_attr(ctx, "group", 1);
+  if (group < 1) ctx.fail("group must be >= 1");
+  if (x[1] != w[1] * group)
+    ctx.fail("X has " + std::to_string(x[1]) + " channels but W " + w.str() + " with group " +
+             std::to_string(group) + " expects " + std::to_string(w[1] * group));
+  if (w[0] % group != 0)
+    ctx.fail("W's output channels " + std::to_string(w[0]) + " are not divisible by group");
+  if (ctx.has_input(2) && !(ctx.input_shape(2) == Shape{w[0]}))
+    ctx.fail("B " + ctx.input_shape(2).str() + " must be [" + std::to_string(w[0]) + "]");
+  std::vector<int64_t> wk(w.dims().begin() + 2, w.dims().end());
+  auto kernel = ints_attr(ctx, "kernel_shape", wk);
+  if (kernel != wk)
+    ctx.fail("kernel_shape [" + join(kernel) + "] does not match W " + w.str());
+  Shape y = window_output(ctx, x, kernel, false);
+  y[1] = w[0];
+  ctx.set_output(0, ctx.input_type(0), y);
+}
+
+void infer_pool(InferContext& ctx, bool max_pool) {
+  require_input(ctx, 0, "X");
+  const Shape& x = ctx.input_shape(0);
+  require_spatial_rank(ctx, x);
+  if (!ctx.has_attr("kernel_shape")) ctx.fail("missing required attribute kernel_shape");
+  const int64_t ceil_mode = int_attr(ctx, "ceil_mode", 0);
+  if (ceil_mode != 0 && ceil_mode != 1) ctx.fail("ceil_mode must be 0 or 1");
+  if (max_pool) {
+    const int64_t storage_order = int_attr(ctx, "storage_order", 0);
+    if (storage_order != 0 && storage_order != 1) ctx.fail("storage_order must be 0 or 1");
+  }
+  Shape y = window_output(ctx, x, ctx.node().attrs.get_ints("kernel_shape"), ceil_mode == 1);
+  ctx.set_output(0, ctx.input_type(0), y);
+  if (max_pool) set_optional_output(ctx, 1, DataType::Int64, y);  // Indices: flat offsets
+}
+
+// Operators.md#GlobalAveragePool: [N, C, D1..Dn] → [N, C, 1..1]. Any rank >= 2, like ONNX's
+// own shape inference and the CPU kernel (a reduction, not a window).
+void infer_global_pool(InferContext& ctx) {
+  require_input(ctx, 0, "X");
+  Shape y = ctx.input_shape(0);
+  if (y.rank() < 2) ctx.fail("X " + y.str() + " must have rank >= 2");
+  for (size_t i = 2; i < y.rank(); ++i) y[i] = 1;
+  ctx.set_output(0, ctx.input_type(0), y);
+}
+
+// Operators.md#BatchNormalization, inference form only.
+void infer_batch_norm(InferContext& ctx) {
+  for (size_t i = 0; i < 5; ++i)
+    require_input(ctx, i, i == 0 ? "X" : i == 1 ? "scale" : i == 2 ? "B" : i == 3 ? "mean" : "var");
+  if (int_attr(ctx, "training_mode", 0) != 0) ctx.unsupported("training_mode=1 not supported");
+  if (int_attr(ctx, "spatial", 1) != 1) ctx.unsupported("spatial=0 not supported");
+  // The optional outputs (running/saved mean and variance) only exist in training.
+  for (size_t i = 1; i < ctx.num_outputs(); ++i)
+    if (has_output(ctx, i))
+      ctx.unsupported("training outputs (mean/var) not supported; only Y is computed");
+  const Shape& x = ctx.input_shape(0);
+  if (x.rank() < 2) ctx.fail("X " + x.str() + " must have rank >= 2");
+  for (size_t i = 1; i < 5; ++i)
+    if (!(ctx.input_shape(i) == Shape{x[1]}))
+      ctx.fail("input " + std::to_string(i) + " " + ctx.input_shape(i).str() + " must be [" +
+               std::to_string(x[1]) + "] (one value per channel)");
+  ctx.set_output(0, ctx.input_type(0), x);
+}
+
+// Operators.md#Dropout: identity at inference; mask has X's type before opset 10, bool after.
+void infer_dropout(InferContext& ctx) {
+  require_input(ctx, 0, "data");
+  if (ctx.has_input(1) && ctx.input_shape(1).numel() != 1)
+    ctx.fail("ratio must be a scalar, got " + ctx.input_shape(1).str());
+  if (ctx.has_input(2)) {
+    const Tensor* t = ctx.input_data(2);
+    if (!t) ctx.unsupported("Dropout training_mode that is not a compile-time constant");
+    if (t->numel() != 1) ctx.fail("training_mode must be a scalar");
+    if (t->to_int64_vector()[0] != 0) ctx.unsupported("Dropout training_mode=true not supported");
+  }
+  const Shape& x = ctx.input_shape(0);
+  ctx.set_output(0, ctx.input_type(0), x);
+  const DataType mask = ctx.def().since_version < 10 ? ctx.input_type(0) : DataType::Bool;
+  set_optional_output(ctx, 1, mask, x);
+}
+
+// Operators.md#Softmax: the output has the input's shape; only the axis is checked.
+void infer_softmax(InferContext& ctx) {
+  require_input(ctx, 0, "input");
+  const Shape& x = ctx.input_shape(0);
+  const int64_t dflt = ctx.def().since_version >= 13 ? -1 : 1;
+  axis_in(ctx, int_attr(ctx, "axis", dflt), static_cast<int64_t>(x.rank()), "axis");
+  ctx.set_output(0, ctx.input_type(0), x);
+}
+
+}  // namespace
+
+InferTable nn_infer_fns() {
+  return {
+      {"Conv", infer_conv},
+      {"MaxPool", [](InferContext& c) { infer_pool(c, true); }},
+      {"AveragePool", [](InferContext& c) { infer_pool(c, false); }},
+      {"GlobalAveragePool", infer_global_pool},
+      {"BatchNormalization", infer_batch_norm},
+      {"Dropout", infer_dropout},
+      {"Softmax", infer_softmax},
+  };
+}
+
+}  // namespace ge::registry::detail

@@ -1,0 +1,31 @@
+// ge/sdk/error.h — the exception types GE code throws.
+//
+// Every error carries a one-line message that names the file, node, key or plugin at fault.
+// `gec` prints `gec: error: <message>` and exits non-zero; nothing else ever terminates.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace ge {
+
+/// Base class of every GE error. what() is a complete, user-facing sentence.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
+};
+
+/// The input asks for something GE deliberately does not handle (a dtype, an attribute value,
+/// a rank, an opset, training mode, control flow). The message names what is not handled.
+/// The conformance runner counts such a rejection as "unsupported", not as a failure.
+class UnsupportedError : public Error {
+ public:
+  explicit UnsupportedError(const std::string& msg) : Error(msg) {}
+};
+
+/// The model or graph is malformed (bad attribute value, inconsistent shapes, dangling input).
+class InvalidGraphError : public Error {
+ public:
+  explicit InvalidGraphError(const std::string& msg) : Error(msg) {}
+};
+
+}  // namespace ge

@@ -1,0 +1,163 @@
+// ge/sdk/ir.h — GE's graph IR: Graph, Node, Value.
+//
+// A Graph is a DAG of Nodes (one operator each) connected by Values (one tensor edge each).
+// A Value has at most one producer (a node output), any number of uses (node inputs), a dtype,
+// a static shape and a format. A Value with constant data and no producer is an initializer
+// (weight). A produced Value may also carry `data` when its contents were computed at compile
+// time (shape subgraphs); passes may then fold its producer away.
+//
+// Pointers to Nodes and Values stay valid until they are removed from their graph.
+#pragma once
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ge/sdk/attribute.h"
+#include "ge/sdk/tensor.h"
+#include "ge/sdk/types.h"
+
+namespace ge {
+
+class Graph;
+class Node;
+
+/// One input slot of a node that reads a value.
+struct Use {
+  Node* node;
+  int index;  ///< input slot of `node`
+  bool operator==(const Use&) const = default;
+};
+
+class Value {
+ public:
+  const std::string& name() const { return name_; }
+  DataType dtype = DataType::Undefined;
+  Shape shape;
+  Format format = Format::ND;
+  /// Constant contents: for an initializer, its weights; for a produced value, the result of
+  /// compile-time evaluation. Null when unknown.
+  std::shared_ptr<const Tensor> data;
+
+  Node* producer() const { return producer_; }
+  int producer_output() const { return producer_output_; }
+  const std::vector<Use>& uses() const { return uses_; }
+  bool is_graph_input() const { return is_input_; }
+  bool is_graph_output() const { return is_output_; }
+  /// An initializer: constant data and no producer.
+  bool is_constant() const { return producer_ == nullptr && data != nullptr; }
+  int64_t numel() const { return shape.numel(); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype); }
+
+ private:
+  friend class Graph;
+  std::string name_;
+  Node* producer_ = nullptr;
+  int producer_output_ = -1;
+  std::vector<Use> uses_;
+  bool is_input_ = false;
+  bool is_output_ = false;
+  std::list<std::unique_ptr<Value>>::iterator self_;
+};
+
+class Node {
+ public:
+  const std::string& name() const { return name_; }
+  const std::string& op_type() const { return op_type_; }
+  const std::string& domain() const { return domain_; }
+  /// Inputs in slot order; a null entry is an omitted optional input.
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  const std::vector<Value*>& outputs() const { return outputs_; }
+  Value* input(size_t i) const { return i < inputs_.size() ? inputs_[i] : nullptr; }
+  Value* output(size_t i) const { return i < outputs_.size() ? outputs_[i] : nullptr; }
+  size_t num_inputs() const { return inputs_.size(); }
+  size_t num_outputs() const { return outputs_.size(); }
+  Graph* graph() const { return graph_; }
+  Attributes attrs;
+  /// "node 'conv1' (Conv)" — for messages.
+  std::string describe() const;
+
+ private:
+  friend class Graph;
+  std::string name_, op_type_, domain_;
+  std::vector<Value*> inputs_, outputs_;
+  Graph* graph_ = nullptr;
+  std::list<std::unique_ptr<Node>>::iterator self_;
+};
+
+/// A computation graph. Owns its nodes and values.
+class Graph {
+ public:
+  explicit Graph(std::string name = "graph");
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  std::string name;
+  /// Operator set versions by domain ("" = ai.onnx).
+  std::map<std::string, int64_t> opsets;
+  int64_t opset(const std::string& domain = "") const;
+
+  // ---- values
+  /// A new value; `name` must be unique in the graph (throws ge::InvalidGraphError otherwise).
+  Value* add_value(const std::string& name, DataType dtype = DataType::Undefined, Shape shape = {});
+  /// An initializer holding `data` (dtype and shape taken from it).
+  Value* add_constant(const std::string& name, Tensor data);
+  /// A fresh value name that starts with `hint` and is not used yet.
+  std::string unique_value_name(const std::string& hint) const;
+  Value* find_value(const std::string& name) const;
+  /// Removes a value that has no producer, no uses and is not a graph input or output.
+  void remove_value(Value* v);
+
+  // ---- graph inputs and outputs
+  Value* add_input(const std::string& name, DataType dtype, Shape shape);
+  void mark_input(Value* v);
+  void mark_output(Value* v);
+  void unmark_output(Value* v);
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  const std::vector<Value*>& outputs() const { return outputs_; }
+  /// Replaces output slot i (keeps the output order).
+  void set_output(size_t i, Value* v);
+
+  // ---- nodes
+  /// A new node reading `inputs` (null = omitted optional) and writing `outputs` (each must have
+  /// no producer yet). `name` may be empty; a unique one is made.
+  Node* add_node(const std::string& op_type, const std::string& name, std::vector<Value*> inputs,
+                 std::vector<Value*> outputs, Attributes attrs = {}, const std::string& domain = "");
+  /// Removes a node; its outputs lose their producer (and stay in the graph).
+  void remove_node(Node* n);
+  void set_input(Node* n, size_t slot, Value* v);
+  /// Appends an input slot.
+  void append_input(Node* n, Value* v);
+  /// Every use of `from` reads `to` instead; graph output slots holding `from` are redirected too.
+  void replace_all_uses(Value* from, Value* to);
+  Node* find_node(const std::string& name) const;
+
+  /// Nodes in insertion order.
+  std::vector<Node*> nodes() const;
+  size_t num_nodes() const { return nodes_.size(); }
+  std::vector<Value*> values() const;
+  size_t num_values() const { return values_.size(); }
+
+  /// Nodes in a topological order (Boost.Graph topological_sort; ties keep insertion order as
+  /// far as the algorithm allows). Throws ge::InvalidGraphError naming a node on a cycle.
+  std::vector<Node*> topological_order() const;
+  /// Reorders the node list topologically.
+  void sort_topologically();
+
+  /// A deep copy (the pass manager restores from it when a pass throws). Constant data is shared.
+  std::unique_ptr<Graph> clone() const;
+
+ private:
+  std::list<std::unique_ptr<Node>> nodes_;
+  std::list<std::unique_ptr<Value>> values_;
+  std::unordered_map<std::string, Value*> value_index_;
+  std::unordered_map<std::string, Node*> node_index_;
+  std::vector<Value*> inputs_, outputs_;
+  uint64_t name_counter_ = 0;
+};
+
+}  // namespace ge

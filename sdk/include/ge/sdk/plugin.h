@@ -1,0 +1,69 @@
+// ge/sdk/plugin.h — how a plugin introduces itself to the host.
+//
+// A plugin is a shared library exporting one C function, GE_PLUGIN_ENTRY_SYMBOL, that returns a
+// pointer to a static GePluginDescriptor. The host checks the SDK ABI (major must equal the
+// host's, minor must not be newer), the plugin's version against the manifest's requirement,
+// then calls `register_fn` with a Registrar. If register_fn throws, everything that plugin
+// registered is removed again and loading fails naming the plugin.
+//
+// Use the GE_PLUGIN macro:
+//
+//   static void register_me(ge::Registrar& r) { r.add_kernel({...}); }
+//   GE_PLUGIN("my_plugin", "1.0.0", register_me)
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ge/sdk/frontend.h"
+#include "ge/sdk/kernel.h"
+#include "ge/sdk/op_registry.h"
+
+/// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
+#define GE_SDK_ABI_MAJOR 1
+#define GE_SDK_ABI_MINOR 0
+#define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
+
+namespace ge {
+
+/// Handed to a plugin's registration callback. Every object registered is owned by the host's
+/// registries; objects keep the plugin's library loaded.
+class Registrar {
+ public:
+  virtual ~Registrar() = default;
+  /// Name of the plugin being registered (from its descriptor).
+  virtual const std::string& plugin_name() const = 0;
+  /// Directory holding the plugin's library (for data files shipped beside it).
+  virtual const std::string& plugin_dir() const = 0;
+  /// Options from the manifest section named like the plugin, as TOML text ("" if none).
+  virtual std::string options_toml() const = 0;
+
+  virtual void add_op(OpDef def) = 0;
+  virtual void set_shape_inference(const std::string& domain, const std::string& op_type,
+                                   ShapeInferenceFn fn) = 0;
+  virtual void add_kernel(KernelDef def) = 0;
+  virtual void add_backend(std::shared_ptr<Backend> backend) = 0;
+  virtual void add_frontend(std::shared_ptr<Frontend> frontend) = 0;
+};
+
+}  // namespace ge
+
+extern "C" {
+/// Plain-data descriptor a plugin returns. Fields are only ever appended (ABI minor bumps).
+struct GePluginDescriptor {
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  const char* name;     ///< unique plugin name, e.g. "cpu_backend"
+  const char* version;  ///< semantic version "MAJOR.MINOR.PATCH"
+  void (*register_fn)(ge::Registrar&);
+};
+typedef const GePluginDescriptor* (*GePluginEntryFn)();
+}
+
+#define GE_PLUGIN(NAME, VERSION, REGISTER_FN)                                              \
+  extern "C" __attribute__((visibility("default"))) const GePluginDescriptor*              \
+  ge_plugin_entry() {                                                                      \
+    static const GePluginDescriptor d{GE_SDK_ABI_MAJOR, GE_SDK_ABI_MINOR, NAME, VERSION,   \
+                                      &REGISTER_FN};                                       \
+    return &d;                                                                             \
+  }

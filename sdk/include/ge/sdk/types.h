@@ -1,0 +1,81 @@
+// ge/sdk/types.h — element types, tensor formats and static shapes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ge {
+
+/// Element type of a tensor. The numeric values equal ONNX's TensorProto.DataType so that the
+/// ONNX frontend converts by cast (onnx.proto, enum TensorProto.DataType).
+enum class DataType : int32_t {
+  Undefined = 0,
+  Float32 = 1,
+  UInt8 = 2,
+  Int8 = 3,
+  UInt16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  String = 8,
+  Bool = 9,
+  Float16 = 10,
+  Float64 = 11,
+  UInt32 = 12,
+  UInt64 = 13,
+  BFloat16 = 16,
+};
+
+/// Size of one element in bytes; 0 for Undefined and String.
+size_t dtype_size(DataType t);
+/// Short lower-case name used in the text IR and messages: "f32", "f16", "i64", "u8", "bool", ...
+std::string_view dtype_name(DataType t);
+/// Inverse of dtype_name; returns Undefined for an unknown name.
+DataType dtype_from_name(std::string_view name);
+bool dtype_is_float(DataType t);    ///< Float16, BFloat16, Float32, Float64
+bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
+
+/// Memory layout of a tensor's elements. Converting between formats is an explicit TransData
+/// node, never a reinterpretation.
+///  - ND: plain row-major, no channel meaning.
+///  - NCHW / NHWC: 4-D activations.
+///  - NC1HWC0: 5-D blocked, C1 = ceil(C / C0), C padded to a multiple of C0 (C0 = 16 here).
+///  - FRACTAL_Z: blocked convolution weights (Ascend); FRACTAL_NZ: blocked matrices (Ascend).
+enum class Format : int32_t { ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5 };
+std::string_view format_name(Format f);
+/// Inverse of format_name; throws ge::Error on an unknown name.
+Format format_from_name(std::string_view name);
+
+/// A static shape: one extent per axis, each >= 0. Rank 0 is a scalar (one element).
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> d) : dims_(d) {}
+  explicit Shape(std::vector<int64_t> d) : dims_(std::move(d)) {}
+
+  size_t rank() const { return dims_.size(); }
+  int64_t operator[](size_t i) const { return dims_[i]; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  std::vector<int64_t>& dims() { return dims_; }
+  /// Product of the dims (1 for a scalar).
+  int64_t numel() const;
+  /// "[1,3,224,224]"; "[]" for a scalar.
+  std::string str() const;
+  bool operator==(const Shape& o) const = default;
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
+/// Row-major strides in elements of a shape.
+std::vector<int64_t> contiguous_strides(const Shape& s);
+
+/// Normalizes an axis in [-rank, rank) to [0, rank); throws ge::InvalidGraphError naming `what`
+/// when out of range.
+int64_t normalize_axis(int64_t axis, int64_t rank, const std::string& what);
+
+}  // namespace ge

@@ -1,0 +1,21 @@
+// ge/sdk/verifier.h — structural and type checks of a graph.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/op_registry.h"
+
+namespace ge {
+
+/// Checks that the graph is acyclic; every node input is produced by a node of this graph, is
+/// a graph input or a constant; every graph output is produced or constant; producer/use links
+/// are consistent; and, when `registry` is given, every node's op is registered and its output
+/// dtypes and shapes equal what the op's shape inference gives. Returns the problems found
+/// (empty = valid), each naming the node or value.
+std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry = nullptr);
+
+/// verify_graph, throwing ge::InvalidGraphError with the first problems when any.
+void verify_graph_or_throw(const Graph& g, const OpRegistry* registry = nullptr);
+
+}  // namespace ge

@@ -1,0 +1,209 @@
+#include "ge/sdk/ir.h"
+
+#include <algorithm>
+
+#include "ge/sdk/error.h"
+
+namespace ge {
+
+std::string Node::describe() const { return "node '" + name_ + "' (" + op_type_ + ")"; }
+
+Graph::Graph(std::string n) : name(std::move(n)) {}
+Graph::~Graph() = default;
+
+int64_t Graph::opset(const std::string& domain) const {
+  auto it = opsets.find(domain);
+  return it == opsets.end() ? 0 : it->second;
+}
+
+Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
+  if (value_index_.count(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
+  auto v = std::make_unique<Value>();
+  v->name_ = vname;
+  v->dtype = dtype;
+  v->shape = std::move(shape);
+  Value* raw = v.get();
+  values_.push_back(std::move(v));
+  raw->self_ = std::prev(values_.end());
+  value_index_[vname] = raw;
+  return raw;
+}
+
+Value* Graph::add_constant(const std::string& vname, Tensor data) {
+  Value* v = add_value(vname, data.dtype(), data.shape());
+  v->format = data.format();
+  v->data = std::make_shared<const Tensor>(std::move(data));
+  return v;
+}
+
+std::string Graph::unique_value_name(const std::string& hint) const {
+  if (!value_index_.count(hint)) return hint;
+  for (uint64_t i = 1;; ++i) {
+    std::string n = hint + "_" + std::to_string(i);
+    if (!value_index_.count(n)) return n;
+  }
+}
+
+Value* Graph::find_value(const std::string& vname) const {
+  auto it = value_index_.find(vname);
+  return it == value_index_.end() ? nullptr : it->second;
+}
+
+void Graph::remove_value(Value* v) {
+  if (v->producer_ || !v->uses_.empty() || v->is_input_ || v->is_output_)
+    throw InvalidGraphError("graph '" + name + "': value '" + v->name() + "' is still in use and cannot be removed");
+  value_index_.erase(v->name_);
+  values_.erase(v->self_);
+}
+
+Value* Graph::add_input(const std::string& vname, DataType dtype, Shape shape) {
+  Value* v = add_value(vname, dtype, std::move(shape));
+  mark_input(v);
+  return v;
+}
+
+void Graph::mark_input(Value* v) {
+  if (v->is_input_) return;
+  v->is_input_ = true;
+  inputs_.push_back(v);
+}
+
+void Graph::mark_output(Value* v) {
+  v->is_output_ = true;
+  outputs_.push_back(v);
+}
+
+void Graph::unmark_output(Value* v) {
+  outputs_.erase(std::remove(outputs_.begin(), outputs_.end(), v), outputs_.end());
+  v->is_output_ = false;
+}
+
+void Graph::set_output(size_t i, Value* v) {
+  Value* old = outputs_.at(i);
+  outputs_[i] = v;
+  v->is_output_ = true;
+  old->is_output_ = std::find(outputs_.begin(), outputs_.end(), old) != outputs_.end();
+}
+
+Node* Graph::add_node(const std::string& op_type, const std::string& nname, std::vector<Value*> inputs,
+                      std::vector<Value*> outputs, Attributes attrs, const std::string& domain) {
+  auto n = std::make_unique<Node>();
+  std::string final_name = nname;
+  if (final_name.empty() || node_index_.count(final_name)) {
+    std::string base = nname.empty() ? op_type : nname;
+    do {
+      final_name = base + "_" + std::to_string(++name_counter_);
+    } while (node_index_.count(final_name));
+  }
+  n->name_ = final_name;
+  n->op_type_ = op_type;
+  n->domain_ = domain;
+  n->graph_ = this;
+  n->attrs = std::move(attrs);
+  n->attrs.owner = n->describe();
+  Node* raw = n.get();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Value* o = outputs[i];
+    if (o && o->producer_)
+      throw InvalidGraphError(raw->describe() + ": output '" + o->name() + "' already produced by " +
+                              o->producer_->describe());
+    if (o) {
+      o->producer_ = raw;
+      o->producer_output_ = static_cast<int>(i);
+    }
+  }
+  n->outputs_ = std::move(outputs);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i]) inputs[i]->uses_.push_back({raw, static_cast<int>(i)});
+  n->inputs_ = std::move(inputs);
+  nodes_.push_back(std::move(n));
+  raw->self_ = std::prev(nodes_.end());
+  node_index_[final_name] = raw;
+  return raw;
+}
+
+void Graph::remove_node(Node* n) {
+  for (size_t i = 0; i < n->inputs_.size(); ++i) {
+    if (Value* v = n->inputs_[i]) {
+      auto& u = v->uses_;
+      u.erase(std::remove(u.begin(), u.end(), Use{n, static_cast<int>(i)}), u.end());
+    }
+  }
+  for (Value* o : n->outputs_) {
+    if (o && o->producer_ == n) {
+      o->producer_ = nullptr;
+      o->producer_output_ = -1;
+    }
+  }
+  node_index_.erase(n->name_);
+  nodes_.erase(n->self_);
+}
+
+void Graph::set_input(Node* n, size_t slot, Value* v) {
+  if (slot >= n->inputs_.size()) n->inputs_.resize(slot + 1, nullptr);
+  if (Value* old = n->inputs_[slot]) {
+    auto& u = old->uses_;
+    u.erase(std::remove(u.begin(), u.end(), Use{n, static_cast<int>(slot)}), u.end());
+  }
+  n->inputs_[slot] = v;
+  if (v) v->uses_.push_back({n, static_cast<int>(slot)});
+}
+
+void Graph::append_input(Node* n, Value* v) { set_input(n, n->inputs_.size(), v); }
+
+void Graph::replace_all_uses(Value* from, Value* to) {
+  if (from == to) return;
+  std::vector<Use> uses = from->uses_;
+  for (const Use& u : uses) set_input(u.node, static_cast<size_t>(u.index), to);
+  for (size_t i = 0; i < outputs_.size(); ++i)
+    if (outputs_[i] == from) set_output(i, to);
+}
+
+Node* Graph::find_node(const std::string& nname) const {
+  auto it = node_index_.find(nname);
+  return it == node_index_.end() ? nullptr : it->second;
+}
+
+std::vector<Node*> Graph::nodes() const {
+  std::vector<Node*> out;
+  out.reserve(nodes_.size());
+  for (auto& n : nodes_) out.push_back(n.get());
+  return out;
+}
+
+std::vector<Value*> Graph::values() const {
+  std::vector<Value*> out;
+  out.reserve(values_.size());
+  for (auto& v : values_) out.push_back(v.get());
+  return out;
+}
+
+void Graph::sort_topologically() {
+  std::vector<Node*> order = topological_order();
+  std::unordered_map<Node*, size_t> pos;
+  for (size_t i = 0; i < order.size(); ++i) pos[order[i]] = i;
+  nodes_.sort([&](const std::unique_ptr<Node>& a, const std::unique_ptr<Node>& b) { return pos[a.get()] < pos[b.get()]; });
+  for (auto it = nodes_.begin(); it != nodes_.end(); ++it) (*it)->self_ = it;
+}
+
+std::unique_ptr<Graph> Graph::clone() const {
+  auto g = std::make_unique<Graph>(name);
+  g->opsets = opsets;
+  g->name_counter_ = name_counter_;
+  for (auto& v : values_) {
+    Value* c = g->add_value(v->name(), v->dtype, v->shape);
+    c->format = v->format;
+    c->data = v->data;
+  }
+  for (Value* v : inputs_) g->mark_input(g->find_value(v->name()));
+  for (auto& n : nodes_) {
+    std::vector<Value*> ins, outs;
+    for (Value* v : n->inputs_) ins.push_back(v ? g->find_value(v->name()) : nullptr);
+    for (Value* v : n->outputs_) outs.push_back(v ? g->find_value(v->name()) : nullptr);
+    g->add_node(n->op_type_, n->name_, ins, outs, n->attrs, n->domain_);
+  }
+  for (Value* v : outputs_) g->mark_output(g->find_value(v->name()));
+  return g;
+}
+
+}  // namespace ge

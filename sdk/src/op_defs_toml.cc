@@ -1,0 +1,194 @@
+// Parses operator definitions from TOML (format: registry/README.md).
+#include <toml++/toml.h>
+
+#include <set>
+#include <sstream>
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/op_registry.h"
+
+namespace ge {
+
+namespace {
+
+struct Ctx {
+  const std::string& origin;
+  [[noreturn]] void fail(const toml::node& n, const std::string& msg) const {
+    throw Error(origin + ":" + std::to_string(n.source().begin.line) + ": " + msg);
+  }
+};
+
+void check_keys(const Ctx& c, const toml::table& t, const std::set<std::string>& allowed, const std::string& where) {
+  for (auto&& [k, v] : t) {
+    if (!allowed.count(std::string(k.str())))
+      c.fail(v, "unknown key '" + std::string(k.str()) + "' in " + where);
+  }
+}
+
+std::string get_string(const Ctx& c, const toml::table& t, const std::string& key, const std::string& dflt, bool required,
+                       const std::string& where) {
+  const toml::node* n = t.get(key);
+  if (!n) {
+    if (required) c.fail(t, "missing key '" + key + "' in " + where);
+    return dflt;
+  }
+  if (!n->is_string()) c.fail(*n, "key '" + key + "' in " + where + " must be a string");
+  return **n->as_string();
+}
+
+bool get_bool(const Ctx& c, const toml::table& t, const std::string& key, bool dflt, const std::string& where) {
+  const toml::node* n = t.get(key);
+  if (!n) return dflt;
+  if (!n->is_boolean()) c.fail(*n, "key '" + key + "' in " + where + " must be a boolean");
+  return **n->as_boolean();
+}
+
+AttrType parse_attr_type(const Ctx& c, const toml::node& n, const std::string& s) {
+  static const std::pair<const char*, AttrType> names[] = {
+      {"int", AttrType::Int},       {"float", AttrType::Float},     {"string", AttrType::String},
+      {"ints", AttrType::Ints},     {"floats", AttrType::Floats},   {"strings", AttrType::Strings},
+      {"tensor", AttrType::Tensor}};
+  for (auto& [nm, t] : names)
+    if (s == nm) return t;
+  c.fail(n, "unknown attribute type '" + s + "'");
+}
+
+[[noreturn]] void bad_default(const Ctx& c, const toml::node& n, AttrType t, const std::string& where) {
+  c.fail(n, "default of " + where + " does not match its type " + std::string(attr_type_name(t)));
+}
+
+AttrValue parse_default(const Ctx& c, const toml::node& n, AttrType t, const std::string& where) {
+  auto bad = [&]() { bad_default(c, n, t, where); };
+  switch (t) {
+    case AttrType::Int:
+      if (!n.is_integer()) bad();
+      return static_cast<int64_t>(**n.as_integer());
+    case AttrType::Float:
+      if (n.is_floating_point()) return static_cast<float>(**n.as_floating_point());
+      if (n.is_integer()) return static_cast<float>(**n.as_integer());
+      bad_default(c, n, t, where);
+    case AttrType::String:
+      if (!n.is_string()) bad();
+      return std::string(**n.as_string());
+    case AttrType::Ints: {
+      if (!n.is_array()) bad();
+      std::vector<int64_t> v;
+      for (auto& e : *n.as_array()) {
+        if (!e.is_integer()) bad();
+        v.push_back(**e.as_integer());
+      }
+      return v;
+    }
+    case AttrType::Floats: {
+      if (!n.is_array()) bad();
+      std::vector<float> v;
+      for (auto& e : *n.as_array()) {
+        if (e.is_floating_point()) v.push_back(static_cast<float>(**e.as_floating_point()));
+        else if (e.is_integer()) v.push_back(static_cast<float>(**e.as_integer()));
+        else bad();
+      }
+      return v;
+    }
+    case AttrType::Strings: {
+      if (!n.is_array()) bad();
+      std::vector<std::string> v;
+      for (auto& e : *n.as_array()) {
+        if (!e.is_string()) bad();
+        v.push_back(**e.as_string());
+      }
+      return v;
+    }
+    case AttrType::Tensor: c.fail(n, where + ": tensor attributes cannot have a default");
+  }
+  bad_default(c, n, t, where);
+}
+
+std::vector<IoDef> parse_ios(const Ctx& c, const toml::table& op, const std::string& key, const std::string& where) {
+  std::vector<IoDef> out;
+  const toml::node* n = op.get(key);
+  if (!n) return out;
+  if (!n->is_array()) c.fail(*n, "'" + key + "' of " + where + " must be an array of tables");
+  for (auto& e : *n->as_array()) {
+    if (!e.is_table()) c.fail(e, "'" + key + "' of " + where + " must be an array of tables");
+    const toml::table& t = *e.as_table();
+    std::string w = where + " " + key;
+    check_keys(c, t, {"name", "types", "optional", "variadic", "doc"}, w);
+    IoDef io;
+    io.name = get_string(c, t, "name", "", true, w);
+    io.optional = get_bool(c, t, "optional", false, w);
+    io.variadic = get_bool(c, t, "variadic", false, w);
+    if (const toml::node* ty = t.get("types")) {
+      if (!ty->is_array()) c.fail(*ty, "'types' of " + w + " '" + io.name + "' must be an array of strings");
+      for (auto& te : *ty->as_array()) {
+        if (!te.is_string()) c.fail(te, "'types' of " + w + " '" + io.name + "' must be an array of strings");
+        DataType dt = dtype_from_name(**te.as_string());
+        if (dt == DataType::Undefined && **te.as_string() != "string")
+          c.fail(te, "unknown dtype '" + std::string(**te.as_string()) + "' in " + w + " '" + io.name + "'");
+        io.types.push_back(**te.as_string() == "string" ? DataType::String : dt);
+      }
+    }
+    out.push_back(std::move(io));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<OpDef> parse_op_defs_toml(const std::string& text, const std::string& origin) {
+  Ctx c{origin};
+  toml::table root;
+  try {
+    root = toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    throw Error(origin + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  check_keys(c, root, {"op"}, "registry file");
+  std::vector<OpDef> defs;
+  const toml::node* ops = root.get("op");
+  if (!ops) return defs;
+  if (!ops->is_array_of_tables()) c.fail(*ops, "'op' must be an array of tables ([[op]])");
+  for (auto& e : *ops->as_array()) {
+    const toml::table& t = *e.as_table();
+    OpDef d;
+    d.op_type = get_string(c, t, "name", "", true, "[[op]]");
+    std::string where = "op '" + d.op_type + "'";
+    check_keys(c, t, {"name", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable", "doc", "inputs",
+                      "outputs", "attrs"},
+               where);
+    d.domain = get_string(c, t, "domain", "", false, where);
+    if (const toml::node* s = t.get("since")) {
+      if (!s->is_integer()) c.fail(*s, "'since' of " + where + " must be an integer");
+      d.since_version = static_cast<int>(**s->as_integer());
+    }
+    try {
+      d.pattern = op_pattern_from_name(get_string(c, t, "pattern", "opaque", false, where));
+      d.fuse_flag = fuse_flag_from_name(get_string(c, t, "fuse_flag", "fusable", false, where));
+    } catch (const Error& err) {
+      c.fail(t, std::string(err.what()) + " in " + where);
+    }
+    d.numerics = get_string(c, t, "numerics", "", false, where);
+    d.doc = get_string(c, t, "doc", "", false, where);
+    d.foldable = get_bool(c, t, "foldable", true, where);
+    d.inputs = parse_ios(c, t, "inputs", where);
+    d.outputs = parse_ios(c, t, "outputs", where);
+    if (const toml::node* a = t.get("attrs")) {
+      if (!a->is_array()) c.fail(*a, "'attrs' of " + where + " must be an array of tables");
+      for (auto& ae : *a->as_array()) {
+        if (!ae.is_table()) c.fail(ae, "'attrs' of " + where + " must be an array of tables");
+        const toml::table& at = *ae.as_table();
+        check_keys(c, at, {"name", "type", "default", "required", "doc"}, where + " attrs");
+        AttrDef ad;
+        ad.name = get_string(c, at, "name", "", true, where + " attrs");
+        std::string aw = where + " attribute '" + ad.name + "'";
+        ad.type = parse_attr_type(c, at, get_string(c, at, "type", "", true, aw));
+        ad.required = get_bool(c, at, "required", false, aw);
+        if (const toml::node* dn = at.get("default")) ad.default_value = parse_default(c, *dn, ad.type, aw);
+        d.attrs.push_back(std::move(ad));
+      }
+    }
+    defs.push_back(std::move(d));
+  }
+  return defs;
+}
+
+}  // namespace ge

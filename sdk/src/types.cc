@@ -1,0 +1,97 @@
+#include "ge/sdk/types.h"
+
+#include <sstream>
+
+#include "ge/sdk/error.h"
+
+namespace ge {
+
+size_t dtype_size(DataType t) {
+  switch (t) {
+    case DataType::Float32: case DataType::Int32: case DataType::UInt32: return 4;
+    case DataType::UInt8: case DataType::Int8: case DataType::Bool: return 1;
+    case DataType::UInt16: case DataType::Int16: case DataType::Float16: case DataType::BFloat16: return 2;
+    case DataType::Int64: case DataType::Float64: case DataType::UInt64: return 8;
+    default: return 0;
+  }
+}
+
+namespace {
+struct DtypeName { DataType t; std::string_view name; };
+constexpr DtypeName kDtypeNames[] = {
+    {DataType::Float32, "f32"}, {DataType::Float16, "f16"}, {DataType::BFloat16, "bf16"},
+    {DataType::Float64, "f64"}, {DataType::Int8, "i8"},     {DataType::Int16, "i16"},
+    {DataType::Int32, "i32"},   {DataType::Int64, "i64"},   {DataType::UInt8, "u8"},
+    {DataType::UInt16, "u16"},  {DataType::UInt32, "u32"},  {DataType::UInt64, "u64"},
+    {DataType::Bool, "bool"},   {DataType::String, "string"}, {DataType::Undefined, "undef"}};
+constexpr std::string_view kFormatNames[] = {"ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ"};
+}  // namespace
+
+std::string_view dtype_name(DataType t) {
+  for (auto& d : kDtypeNames) if (d.t == t) return d.name;
+  return "undef";
+}
+
+DataType dtype_from_name(std::string_view name) {
+  for (auto& d : kDtypeNames) if (d.name == name) return d.t;
+  // Long names used in registry files.
+  static const std::pair<std::string_view, DataType> long_names[] = {
+      {"float32", DataType::Float32}, {"float16", DataType::Float16}, {"bfloat16", DataType::BFloat16},
+      {"float64", DataType::Float64}, {"double", DataType::Float64},  {"float", DataType::Float32},
+      {"int8", DataType::Int8},       {"int16", DataType::Int16},     {"int32", DataType::Int32},
+      {"int64", DataType::Int64},     {"uint8", DataType::UInt8},     {"uint16", DataType::UInt16},
+      {"uint32", DataType::UInt32},   {"uint64", DataType::UInt64}};
+  for (auto& [n, t] : long_names) if (n == name) return t;
+  return DataType::Undefined;
+}
+
+bool dtype_is_float(DataType t) {
+  return t == DataType::Float32 || t == DataType::Float16 || t == DataType::Float64 || t == DataType::BFloat16;
+}
+bool dtype_is_integer(DataType t) {
+  switch (t) {
+    case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64:
+    case DataType::UInt8: case DataType::UInt16: case DataType::UInt32: case DataType::UInt64: return true;
+    default: return false;
+  }
+}
+
+std::string_view format_name(Format f) {
+  auto i = static_cast<size_t>(f);
+  return i < std::size(kFormatNames) ? kFormatNames[i] : "?";
+}
+
+Format format_from_name(std::string_view name) {
+  for (size_t i = 0; i < std::size(kFormatNames); ++i)
+    if (kFormatNames[i] == name) return static_cast<Format>(i);
+  throw Error("unknown tensor format '" + std::string(name) + "'");
+}
+
+int64_t Shape::numel() const {
+  int64_t n = 1;
+  for (auto d : dims_) n *= d;
+  return n;
+}
+
+std::string Shape::str() const {
+  std::string s = "[";
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(dims_[i]);
+  }
+  return s + "]";
+}
+
+std::vector<int64_t> contiguous_strides(const Shape& s) {
+  std::vector<int64_t> st(s.rank(), 1);
+  for (int64_t i = static_cast<int64_t>(s.rank()) - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  return st;
+}
+
+int64_t normalize_axis(int64_t axis, int64_t rank, const std::string& what) {
+  if (axis < -rank || axis >= rank && !(rank == 0 && axis == 0))
+    throw InvalidGraphError(what + ": axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+}  // namespace ge

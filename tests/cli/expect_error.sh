@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# expect_error.sh REGEX CMD ARGS... — passes when CMD exits with 1 or 2 (an error, not a crash),
+# prints nothing to stderr but one line, and that line matches REGEX (grep -E).
+set -u
+regex=$1; shift
+err=$(mktemp)
+"$@" >/dev/null 2>"$err"
+rc=$?
+lines=$(grep -c '' "$err")
+msg=$(cat "$err")
+rm -f "$err"
+if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+  echo "expected exit code 1 or 2, got $rc; stderr: $msg"; exit 1
+fi
+if [ "$lines" -ne 1 ]; then
+  echo "expected one line on stderr, got $lines: $msg"; exit 1
+fi
+if ! grep -qE -- "$regex" <<<"$msg"; then
+  echo "stderr does not match /$regex/: $msg"; exit 1
+fi
+echo "ok: $msg"

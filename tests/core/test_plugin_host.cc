@@ -1,0 +1,92 @@
+// Every refusal of the plugin host, each with its message.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "ge/core/environment.h"
+#include "ge/core/manifest.h"
+#include "ge/sdk/error.h"
+#include "test_helpers.h"
+
+using namespace ge;
+
+namespace {
+const std::string kDir = GE_TEST_PLUGIN_DIR;
+
+std::string load_error(const std::string& manifest_text) {
+  try {
+    core::load_environment(core::load_manifest(test::write_temp_manifest(manifest_text)));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string plugin(const std::string& name, const std::string& file, const std::string& extra = "") {
+  return "[[plugin]]\nname = \"" + name + "\"\npath = \"" + kDir + "/" + file + "\"\n" + extra;
+}
+
+void expect_contains(const std::string& s, const std::string& part) {
+  EXPECT_NE(s.find(part), std::string::npos) << "message: " << s << "\nexpected to contain: " << part;
+}
+}  // namespace
+
+TEST(PluginHost, LoadsAGoodPluginAndListsWhatItRegistered) {
+  auto env = core::load_environment(core::load_manifest(test::write_temp_manifest(plugin("good", "libge_test_good.so"))));
+  ASSERT_EQ(env->plugins.size(), 1u);
+  EXPECT_EQ(env->plugins[0].version, "1.2.3");
+  EXPECT_EQ(env->plugins[0].kernels, std::vector<std::string>{"cpu:Negate"});
+  EXPECT_NE(env->ops.find("test", "Negate", 1), nullptr);
+  EXPECT_EQ(env->plugins[0].sha256.size(), 64u);
+}
+
+TEST(PluginHost, RefusesAMissingFile) {
+  expect_contains(load_error(plugin("ghost", "libge_nothing_here.so")), "plugin 'ghost' (" + kDir + "/libge_nothing_here.so");
+  expect_contains(load_error(plugin("ghost", "libge_nothing_here.so")), "): file does not exist");
+}
+
+TEST(PluginHost, RefusesAFileThatIsNotASharedLibrary) {
+  std::string m = load_error(plugin("text", "libge_test_text.so"));
+  expect_contains(m, "not a loadable shared library: ");
+  expect_contains(m, "invalid ELF header");  // the loader's own reason
+}
+
+TEST(PluginHost, RefusesALibraryWithoutTheEntrySymbol) {
+  expect_contains(load_error(plugin("no_entry", "libge_test_no_entry.so")),
+                  "entry symbol 'ge_plugin_entry' is missing (not a GE plugin)");
+}
+
+TEST(PluginHost, RefusesAnotherAbiMajor) {
+  expect_contains(load_error(plugin("abi_major", "libge_test_abi_major.so")),
+                  "built for SDK ABI 2.0, this host has ABI 1.0 (the major version must match");
+}
+
+TEST(PluginHost, RefusesANewerAbiMinor) {
+  expect_contains(load_error(plugin("abi_minor", "libge_test_abi_minor.so")),
+                  "built for SDK ABI 1.1, newer than this host's ABI 1.0");
+}
+
+TEST(PluginHost, RefusesAVersionOutsideTheRequirement) {
+  expect_contains(load_error(plugin("good", "libge_test_good.so", "version = \">=2.0, <3\"\n")),
+                  "version 1.2.3 does not satisfy the requirement '>=2.0, <3'");
+  EXPECT_EQ(load_error(plugin("good", "libge_test_good.so", "version = \">=1.2, <2\"\n")), "");
+}
+
+TEST(PluginHost, RefusesASha256Mismatch) {
+  expect_contains(load_error(plugin("good", "libge_test_good.so", "sha256 = \"" + std::string(64, '0') + "\"\n")),
+                  "sha256 mismatch: the manifest pins 0000");
+}
+
+TEST(PluginHost, RefusesANameThatDiffersFromTheLibrary) {
+  expect_contains(load_error(plugin("other", "libge_test_good.so")), "the library calls itself 'good', not 'other'");
+}
+
+TEST(PluginHost, RollsBackAPluginWhoseRegistrationThrows) {
+  std::string m = load_error(plugin("throws", "libge_test_throws.so"));
+  expect_contains(m, "registration failed: deliberate failure after registering ThrowsOp");
+}
+
+TEST(PluginHost, DisabledPluginsAreNotLoaded) {
+  auto env = core::load_environment(core::load_manifest(
+      test::write_temp_manifest(plugin("ghost", "libge_nothing_here.so", "enabled = false\n"))));
+  EXPECT_TRUE(env->plugins.empty());
+}

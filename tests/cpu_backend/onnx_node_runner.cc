@@ -1,0 +1,168 @@
+// tests/cpu_backend/onnx_node_runner.cc — runs ONNX node conformance tests
+// (onnx/backend/test/data/node/test_*/: model.onnx + test_data_set_*/{input,output}_K.pb)
+// straight against the CPU kernels, without the core: the one-node model becomes a one-node
+// GE graph, the kernel is built and run, outputs are compared like ONNX's backend test
+// (|got - want| <= atol + rtol * |want|, rtol 1e-3, atol 1e-5).
+//
+// Each test runs twice: once with every input after the first as a constant (the weight path:
+// pre-reordered weights, folded parameters) and once with all inputs at run time.
+//
+//   onnx_node_runner <test dir>...     prints PASS / UNSUPPORTED / FAIL per test, exits 1 on FAIL
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "ge/sdk/error.h"
+#include "kernel_harness.h"
+#include "kernels.h"
+
+namespace fs = std::filesystem;
+using namespace ge;
+
+namespace {
+
+template <class M>
+M load(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw Error("cannot open " + p.string());
+  M m;
+  if (!m.ParseFromIstream(&f)) throw Error("cannot parse " + p.string());
+  return m;
+}
+
+Tensor to_tensor(const onnx::TensorProto& t) {
+  auto dt = static_cast<DataType>(t.data_type());
+  Shape s(std::vector<int64_t>(t.dims().begin(), t.dims().end()));
+  Tensor out = Tensor::allocate(dt, s);
+  const size_t n = static_cast<size_t>(s.numel()), es = dtype_size(dt);
+  if (es == 0) throw UnsupportedError("runner: tensor dtype " + std::to_string(t.data_type()));
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != n * es) throw Error("runner: raw_data size mismatch");
+    std::memcpy(out.data(), t.raw_data().data(), n * es);
+    return out;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    switch (dt) {
+      case DataType::Float32: out.data_as<float>()[i] = t.float_data(i); break;
+      case DataType::Float64: out.data_as<double>()[i] = t.double_data(i); break;
+      case DataType::Int64: out.data_as<int64_t>()[i] = t.int64_data(i); break;
+      case DataType::Int32: out.data_as<int32_t>()[i] = t.int32_data(i); break;
+      case DataType::UInt8: out.data_as<uint8_t>()[i] = static_cast<uint8_t>(t.int32_data(i)); break;
+      case DataType::Int8: out.data_as<int8_t>()[i] = static_cast<int8_t>(t.int32_data(i)); break;
+      default: throw UnsupportedError("runner: typed data of dtype " + std::to_string(t.data_type()));
+    }
+  }
+  return out;
+}
+
+Attributes to_attrs(const onnx::NodeProto& n) {
+  Attributes a;
+  for (const auto& at : n.attribute()) {
+    switch (at.type()) {
+      case onnx::AttributeProto::INT: a.set(at.name(), int64_t{at.i()}); break;
+      case onnx::AttributeProto::FLOAT: a.set(at.name(), at.f()); break;
+      case onnx::AttributeProto::STRING: a.set(at.name(), at.s()); break;
+      case onnx::AttributeProto::INTS: a.set(at.name(), std::vector<int64_t>(at.ints().begin(), at.ints().end())); break;
+      case onnx::AttributeProto::FLOATS: a.set(at.name(), std::vector<float>(at.floats().begin(), at.floats().end())); break;
+      case onnx::AttributeProto::TENSOR: a.set(at.name(), to_tensor(at.t())); break;
+      default: throw UnsupportedError("runner: attribute kind of " + at.name());
+    }
+  }
+  return a;
+}
+
+double elem(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DataType::Float32: return t.data_as<float>()[i];
+    case DataType::Float64: return t.data_as<double>()[i];
+    case DataType::Int64: return static_cast<double>(t.data_as<int64_t>()[i]);
+    case DataType::Int32: return t.data_as<int32_t>()[i];
+    case DataType::UInt8: return t.data_as<uint8_t>()[i];
+    case DataType::Int8: return t.data_as<int8_t>()[i];
+    default: throw UnsupportedError("runner: compare dtype");
+  }
+}
+
+void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vector<Tensor>& inputs,
+              const std::vector<Tensor>& want, bool weights_constant) {
+  const onnx::NodeProto& n = m.graph().node(0);
+  int64_t opset = 1;
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  // Node inputs by name → value from input_K.pb in graph-input order.
+  std::map<std::string, Tensor> by_name;
+  for (int i = 0; i < m.graph().input_size() && i < static_cast<int>(inputs.size()); ++i)
+    by_name[m.graph().input(i).name()] = inputs[i];
+  for (const auto& init : m.graph().initializer()) by_name[init.name()] = to_tensor(init);
+  std::vector<Tensor> node_in;
+  std::set<size_t> consts;
+  for (int i = 0; i < n.input_size(); ++i) {
+    if (n.input(i).empty()) {
+      node_in.emplace_back();
+      continue;
+    }
+    auto it = by_name.find(n.input(i));
+    if (it == by_name.end()) throw Error("runner: input " + n.input(i) + " has no data");
+    node_in.push_back(it->second);
+    if (weights_constant && i > 0) consts.insert(i);
+  }
+  std::vector<test::OutSpec> outs;
+  for (const Tensor& w : want) outs.push_back({w.dtype(), w.shape()});
+  std::vector<Tensor> got = h.run(n.op_type(), node_in, outs, to_attrs(n), opset, consts);
+  for (size_t k = 0; k < want.size(); ++k) {
+    if (got[k].shape() != want[k].shape()) throw Error("output " + std::to_string(k) + " shape " + got[k].shape().str() + " vs " + want[k].shape().str());
+    for (int64_t i = 0; i < want[k].numel(); ++i) {
+      const double g = elem(got[k], i), w = elem(want[k], i);
+      if (!(std::fabs(g - w) <= 1e-5 + 1e-3 * std::fabs(w)))
+        throw Error("output " + std::to_string(k) + " element " + std::to_string(i) + ": got " + std::to_string(g) +
+                    ", want " + std::to_string(w) + (weights_constant ? " (constant weights)" : " (runtime inputs)"));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  test::KernelHarness h([](Registrar& r) {
+    cpu::register_conv_kernels(r);
+    cpu::register_matmul_kernels(r);
+    cpu::register_norm_kernels(r);
+    cpu::register_pool_kernels(r);
+    cpu::register_reduce_kernels(r);
+  });
+  int fails = 0, passes = 0, unsupported = 0;
+  for (int a = 1; a < argc; ++a) {
+    fs::path dir(argv[a]);
+    const std::string name = dir.filename().string();
+    try {
+      auto m = load<onnx::ModelProto>(dir / "model.onnx");
+      if (m.graph().node_size() != 1) throw UnsupportedError("runner: " + std::to_string(m.graph().node_size()) + " nodes");
+      int sets = 0;
+      for (int s = 0; fs::exists(dir / ("test_data_set_" + std::to_string(s))); ++s, ++sets) {
+        fs::path d = dir / ("test_data_set_" + std::to_string(s));
+        std::vector<Tensor> in, want;
+        for (int k = 0; fs::exists(d / ("input_" + std::to_string(k) + ".pb")); ++k)
+          in.push_back(to_tensor(load<onnx::TensorProto>(d / ("input_" + std::to_string(k) + ".pb"))));
+        for (int k = 0; fs::exists(d / ("output_" + std::to_string(k) + ".pb")); ++k)
+          want.push_back(to_tensor(load<onnx::TensorProto>(d / ("output_" + std::to_string(k) + ".pb"))));
+        run_once(h, m, in, want, true);
+        run_once(h, m, in, want, false);
+      }
+      std::cout << "PASS        " << name << " (" << sets << " data sets)\n";
+      ++passes;
+    } catch (const UnsupportedError& e) {
+      std::cout << "UNSUPPORTED " << name << ": " << e.what() << "\n";
+      ++unsupported;
+    } catch (const std::exception& e) {
+      std::cout << "FAIL        " << name << ": " << e.what() << "\n";
+      ++fails;
+    }
+  }
+  std::cout << passes << " passed, " << unsupported << " unsupported, " << fails << " failed\n";
+  return fails ? 1 : 0;
+}

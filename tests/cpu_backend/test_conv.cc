@@ -1,0 +1,128 @@
+// Conv kernel tests: ONNX's documented examples (onnx/docs/Operators.md#Conv) with their stated
+// outputs, hand-computed grouped/depthwise cases, and a naive direct convolution as reference
+// for dilated, 1-D and 3-D cases.
+// test_util.h first: it brings ge/sdk/error.h, which kernel_harness.h uses without including.
+#include "test_util.h"
+#include "kernel_harness.h"
+#include "kernels.h"
+
+namespace ge::test {
+namespace {
+
+std::vector<Tensor> conv(const std::vector<Tensor>& in, Shape out, Attributes a, std::set<size_t> consts = {1, 2}) {
+  KernelHarness h(cpu::register_conv_kernels);
+  return h.run("Conv", in, {OutSpec{DataType::Float32, out}}, a, 13, consts);
+}
+
+// Naive ONNX Conv for 2-D: y[n,m,oh,ow] = b[m] + sum over the group's channels and kernel.
+std::vector<float> ref_conv2d(const Tensor& x, const Tensor& w, const float* b, int64_t G, Ints st, Ints pads, Ints dil,
+                              const Shape& ys) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
+  const int64_t M = w.shape()[0], CG = w.shape()[1], KH = w.shape()[2], KW = w.shape()[3];
+  const int64_t OH = ys[2], OW = ys[3];
+  std::vector<float> y(ys.numel());
+  const float *xd = x.data_as<float>(), *wd = w.data_as<float>();
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double s = b ? b[m] : 0.0;
+          const int64_t g = m / (M / G);
+          for (int64_t c = 0; c < CG; ++c)
+            for (int64_t kh = 0; kh < KH; ++kh)
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                int64_t ih = oh * st[0] - pads[0] + kh * dil[0], iw = ow * st[1] - pads[1] + kw * dil[1];
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                s += xd[((n * C + g * CG + c) * H + ih) * W + iw] * wd[((m * CG + c) * KH + kh) * KW + kw];
+              }
+          y[((n * M + m) * OH + oh) * OW + ow] = static_cast<float>(s);
+        }
+  return y;
+}
+
+Tensor ones(Shape s) { return f32(s, std::vector<float>(s.numel(), 1.0f)); }
+
+TEST(Conv, BasicWithPadding) {  // test_basic_conv_with_padding
+  auto y = conv({iota({1, 1, 5, 5}), ones({1, 1, 3, 3})}, {1, 1, 5, 5}, attrs({{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}}));
+  expect_near(y[0], {12, 21, 27, 33, 24, 33, 54, 63, 72, 51, 63, 99, 108, 117, 81, 93, 144, 153, 162, 111, 72, 111, 117, 123, 84});
+}
+
+TEST(Conv, BasicWithoutPaddingNonConstantWeights) {  // test_basic_conv_without_padding
+  auto y = conv({iota({1, 1, 5, 5}), ones({1, 1, 3, 3})}, {1, 1, 3, 3}, attrs({}), {});
+  expect_near(y[0], {54, 63, 72, 99, 108, 117, 144, 153, 162});
+}
+
+TEST(Conv, StridesPadding) {  // test_conv_with_strides_padding
+  auto y = conv({iota({1, 1, 7, 5}), ones({1, 1, 3, 3})}, {1, 1, 4, 3},
+                attrs({{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}}));
+  expect_near(y[0], {12, 27, 24, 63, 108, 81, 123, 198, 141, 112, 177, 124});
+}
+
+TEST(Conv, StridesAsymmetricPadding) {  // test_conv_with_strides_and_asymmetric_padding
+  auto y = conv({iota({1, 1, 7, 5}), ones({1, 1, 3, 3})}, {1, 1, 4, 2},
+                attrs({{"pads", Ints{1, 0, 1, 0}}, {"strides", Ints{2, 2}}}));
+  expect_near(y[0], {21, 33, 99, 117, 189, 207, 171, 183});
+}
+
+TEST(Conv, AutoPadSameLower) {  // test_conv_with_autopad_same: 5x5, k3, s2 → 3x3, extra pad at the start
+  auto y = conv({iota({1, 1, 5, 5}), ones({1, 1, 3, 3})}, {1, 1, 3, 3},
+                attrs({{"auto_pad", std::string("SAME_LOWER")}, {"strides", Ints{2, 2}}}));
+  expect_near(y[0], {12, 27, 24, 63, 108, 81, 72, 117, 84});
+}
+
+TEST(Conv, DepthwiseWithBias) {
+  // x: channel 0 = 1..4, channel 1 = 10,20,30,40 (2x2); w: ch0 [[1,0],[0,1]], ch1 [[0,1],[1,0]].
+  Tensor x = f32({1, 2, 2, 2}, {1, 2, 3, 4, 10, 20, 30, 40});
+  Tensor w = f32({2, 1, 2, 2}, {1, 0, 0, 1, 0, 1, 1, 0});
+  Tensor b = f32({2}, {0.5f, -1});
+  auto y = conv({x, w, b}, {1, 2, 1, 1}, attrs({{"group", int64_t{2}}}));
+  expect_near(y[0], {1 + 4 + 0.5f, 20 + 30 - 1});
+}
+
+TEST(Conv, GroupedNonDepthwise) {
+  // 4 input channels, 2 groups, 2 outputs per group, 1x1 kernel: y[m] = sum_c w[m,c] x[group(m)*2 + c].
+  Tensor x = f32({1, 4, 1, 1}, {1, 2, 3, 4});
+  Tensor w = f32({4, 2, 1, 1}, {1, 1, 1, -1, 1, 1, 2, 0});
+  auto y = conv({x, w}, {1, 4, 1, 1}, attrs({{"group", int64_t{2}}}));
+  expect_near(y[0], {3, -1, 7, 6});
+}
+
+TEST(Conv, RandomGroupedDilatedMatchesReference) {
+  Tensor x = rnd({2, 6, 9, 8}, 3), w = rnd({9, 2, 3, 2}, 5), b = rnd({9}, 7);
+  Ints st{2, 1}, pads{1, 2, 0, 1}, dil{2, 3};
+  // H: 9 + 1 + 0 padded, dilated kernel (3-1)*2+1 = 5, stride 2 → (10-5)/2+1 = 3.
+  // W: 8 + 2 + 1 padded, dilated kernel (2-1)*3+1 = 4, stride 1 → (11-4)/1+1 = 8.
+  Shape ys{2, 9, 3, 8};
+  auto y = conv({x, w, b}, ys, attrs({{"group", int64_t{3}}, {"strides", st}, {"pads", pads}, {"dilations", dil}}));
+  expect_near(y[0], ref_conv2d(x, w, b.data_as<float>(), 3, st, {1, 2}, dil, ys), 1e-4f);
+}
+
+TEST(Conv, OneD) {
+  // y[o] = x[o] - x[o+2] (kernel [1,0,-1]), stride 1, no pads.
+  auto y = conv({f32({1, 1, 5}, {1, 4, 9, 16, 25}), f32({1, 1, 3}, {1, 0, -1})}, {1, 1, 3}, attrs({}));
+  expect_near(y[0], {-8, -12, -16});
+}
+
+TEST(Conv, ThreeD) {
+  // 2x2x2 kernel of ones on a 3x3x3 arange: y = sum of each 2x2x2 block.
+  auto y = conv({iota({1, 1, 3, 3, 3}), ones({1, 1, 2, 2, 2})}, {1, 1, 2, 2, 2}, attrs({}));
+  // block at (d,h,w) sums x = 9d+3h+w over 8 corners: 8*(9d+3h+w) + 8*(9+3+1)/2 = 8*(9d+3h+w) + 52
+  std::vector<float> want;
+  for (int d = 0; d < 2; ++d)
+    for (int h = 0; h < 2; ++h)
+      for (int w = 0; w < 2; ++w) want.push_back(8.0f * (9 * d + 3 * h + w) + 52);
+  expect_near(y[0], want);
+}
+
+TEST(Conv, RejectsInt8) {
+  Tensor x = Tensor::allocate(DataType::Int8, {1, 1, 3, 3}), w = Tensor::allocate(DataType::Int8, {1, 1, 1, 1});
+  KernelHarness h(cpu::register_conv_kernels);
+  EXPECT_THROW(h.run("Conv", {x, w}, {OutSpec{DataType::Int8, {1, 1, 3, 3}}}), UnsupportedError);
+}
+
+TEST(Conv, RejectsBadGroup) {
+  EXPECT_THROW(conv({rnd({1, 3, 4, 4}), rnd({2, 1, 1, 1})}, {1, 2, 4, 4}, attrs({{"group", int64_t{2}}})), InvalidGraphError);
+}
+
+}  // namespace
+}  // namespace ge::test

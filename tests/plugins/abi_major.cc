@@ -1,0 +1,7 @@
+// A plugin claiming an SDK ABI major one above the host's: must be refused at load.
+#include "ge/sdk/plugin.h"
+static void reg(ge::Registrar&) {}
+extern "C" __attribute__((visibility("default"))) const GePluginDescriptor* ge_plugin_entry() {
+  static const GePluginDescriptor d{GE_SDK_ABI_MAJOR + 1, 0, "abi_major", "1.0.0", &reg};
+  return &d;
+}

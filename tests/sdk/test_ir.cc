@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/ir.h"
+
+using namespace ge;
+
+namespace {
+// x → Relu → a → Sigmoid → b ; a + b → c (output)
+struct Diamond {
+  Graph g{"diamond"};
+  Value *x, *a, *b, *c;
+  Node *relu, *sig, *add;
+  Diamond() {
+    x = g.add_input("x", DataType::Float32, {2, 3});
+    a = g.add_value("a", DataType::Float32, {2, 3});
+    b = g.add_value("b", DataType::Float32, {2, 3});
+    c = g.add_value("c", DataType::Float32, {2, 3});
+    add = g.add_node("Add", "add", {a, b}, {c});  // inserted first on purpose
+    relu = g.add_node("Relu", "relu", {x}, {a});
+    sig = g.add_node("Sigmoid", "sig", {a}, {b});
+    g.mark_output(c);
+  }
+};
+}  // namespace
+
+TEST(Graph, UseListsFollowEdits) {
+  Diamond d;
+  ASSERT_EQ(d.a->uses().size(), 2u);
+  EXPECT_EQ(d.a->producer(), d.relu);
+  EXPECT_EQ(d.c->producer(), d.add);
+  d.g.set_input(d.add, 1, d.x);
+  EXPECT_EQ(d.b->uses().size(), 0u);
+  EXPECT_EQ(d.x->uses().size(), 2u);
+  d.g.remove_node(d.sig);
+  EXPECT_EQ(d.b->producer(), nullptr);
+  d.g.remove_value(d.b);
+  EXPECT_EQ(d.g.find_value("b"), nullptr);
+  EXPECT_EQ(d.g.num_nodes(), 2u);
+}
+
+TEST(Graph, TopologicalOrderPutsProducersFirst) {
+  Diamond d;
+  std::vector<Node*> order = d.g.topological_order();
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[0], d.relu);
+  EXPECT_EQ(order[1], d.sig);
+  EXPECT_EQ(order[2], d.add);
+  d.g.sort_topologically();
+  EXPECT_EQ(d.g.nodes()[0], d.relu);
+}
+
+TEST(Graph, ReplaceAllUsesRedirectsOutputs) {
+  Diamond d;
+  Value* c2 = d.g.add_value("c2", DataType::Float32, {2, 3});
+  d.g.add_node("Relu", "relu2", {d.c}, {c2});
+  d.g.replace_all_uses(d.c, d.a);
+  EXPECT_EQ(d.g.outputs()[0], d.a);
+  EXPECT_TRUE(d.a->is_graph_output());
+  EXPECT_FALSE(d.c->is_graph_output());
+  EXPECT_TRUE(d.c->uses().empty());
+}
+
+TEST(Graph, DuplicateValueNameIsAnError) {
+  Graph g;
+  g.add_value("v");
+  EXPECT_THROW(g.add_value("v"), InvalidGraphError);
+  EXPECT_EQ(g.unique_value_name("v"), "v_1");
+}
+
+TEST(Graph, SecondProducerIsAnError) {
+  Diamond d;
+  EXPECT_THROW(d.g.add_node("Relu", "again", {d.x}, {d.a}), InvalidGraphError);
+}
+
+TEST(Graph, CloneIsDeepButSharesConstantData) {
+  Diamond d;
+  Value* w = d.g.add_constant("w", Tensor::allocate(DataType::Float32, {3}));
+  d.g.set_input(d.add, 1, w);
+  auto c = d.g.clone();
+  EXPECT_EQ(c->num_nodes(), 3u);
+  EXPECT_NE(c->find_value("a"), d.a);
+  EXPECT_EQ(c->find_value("w")->data, w->data);
+  EXPECT_EQ(c->find_node("add")->input(1), c->find_value("w"));
+  EXPECT_EQ(c->outputs()[0]->name(), "c");
+}
+
+TEST(Graph, NodesGetUniqueNames) {
+  Graph g;
+  Value* x = g.add_input("x", DataType::Float32, {1});
+  Value* y = g.add_value("y");
+  Value* z = g.add_value("z");
+  Node* a = g.add_node("Relu", "", {x}, {y});
+  Node* b = g.add_node("Relu", "", {y}, {z});
+  EXPECT_NE(a->name(), b->name());
+  EXPECT_EQ(a->describe(), "node '" + a->name() + "' (Relu)");
+}

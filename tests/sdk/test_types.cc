@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/op_registry.h"
+#include "ge/sdk/tensor.h"
+
+using namespace ge;
+
+TEST(Types, DtypeSizesAndNames) {
+  EXPECT_EQ(dtype_size(DataType::Float32), 4u);
+  EXPECT_EQ(dtype_size(DataType::Float16), 2u);
+  EXPECT_EQ(dtype_size(DataType::Int64), 8u);
+  EXPECT_EQ(dtype_size(DataType::Bool), 1u);
+  EXPECT_EQ(dtype_from_name("f32"), DataType::Float32);
+  EXPECT_EQ(dtype_from_name("uint8"), DataType::UInt8);
+  EXPECT_EQ(format_from_name("NC1HWC0"), Format::NC1HWC0);
+  EXPECT_THROW(format_from_name("NCWH"), Error);
+}
+
+TEST(Types, Broadcasting) {
+  EXPECT_EQ(broadcast_shapes({2, 3, 4}, {3, 1}, "t"), Shape({2, 3, 4}));
+  EXPECT_EQ(broadcast_shapes({}, {5}, "t"), Shape({5}));
+  EXPECT_EQ(broadcast_shapes({1, 4}, {3, 1}, "t"), Shape({3, 4}));
+  EXPECT_THROW(broadcast_shapes({2, 3}, {4}, "t"), InvalidGraphError);
+}
+
+TEST(Types, HalfConversionRoundsToNearestEven) {
+  EXPECT_EQ(float_to_half(1.0f), 0x3c00);
+  EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
+  EXPECT_EQ(float_to_half(1e6f), 0x7c00);             // overflow → inf
+  EXPECT_EQ(float_to_half(1.0f + 1.0f / 2048), 0x3c00);  // halfway, even stays
+  EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+  EXPECT_EQ(half_to_float(0xc000), -2.0f);
+}
+
+TEST(Types, TensorConversions) {
+  Tensor t = Tensor::allocate(DataType::Int32, {3});
+  t.data_as<int32_t>()[0] = 7;
+  t.data_as<int32_t>()[2] = -2;
+  EXPECT_EQ(t.to_int64_vector(), (std::vector<int64_t>{7, 0, -2}));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % 64, 0u);
+  EXPECT_THROW(t.reshaped({2}), Error);
+  EXPECT_EQ(t.reshaped({3, 1}).shape(), Shape({3, 1}));
+}

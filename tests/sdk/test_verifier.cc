@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/verifier.h"
+
+using namespace ge;
+
+TEST(Verifier, AcceptsAValidGraph) {
+  Graph g;
+  Value* x = g.add_input("x", DataType::Float32, {4});
+  Value* y = g.add_value("y", DataType::Float32, {4});
+  g.add_node("Relu", "r", {x}, {y});
+  g.mark_output(y);
+  EXPECT_TRUE(verify_graph(g).empty());
+}
+
+TEST(Verifier, CatchesACycle) {
+  Graph g;
+  Value* x = g.add_input("x", DataType::Float32, {4});
+  Value* a = g.add_value("a", DataType::Float32, {4});
+  Value* b = g.add_value("b", DataType::Float32, {4});
+  Node* n1 = g.add_node("Add", "n1", {x, x}, {a});
+  g.add_node("Relu", "n2", {a}, {b});
+  g.set_input(n1, 1, b);  // n1 reads n2's output: a → b → a
+  g.mark_output(b);
+  auto problems = verify_graph(g);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("cycle"), std::string::npos) << problems[0];
+  EXPECT_THROW(verify_graph_or_throw(g), InvalidGraphError);
+}
+
+TEST(Verifier, CatchesADanglingInput) {
+  Graph g;
+  Value* x = g.add_input("x", DataType::Float32, {4});
+  Value* ghost = g.add_value("ghost", DataType::Float32, {4});  // never produced
+  Value* y = g.add_value("y", DataType::Float32, {4});
+  g.add_node("Add", "add", {x, ghost}, {y});
+  g.mark_output(y);
+  auto problems = verify_graph(g);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "node 'add' (Add): input 'ghost' is never produced (dangling input)");
+}
+
+TEST(Verifier, CatchesAnUnproducedOutput) {
+  Graph g;
+  g.add_input("x", DataType::Float32, {4});
+  g.mark_output(g.add_value("nothing", DataType::Float32, {4}));
+  auto problems = verify_graph(g);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "graph output 'nothing' is never produced");
+}
+
+TEST(Verifier, ChecksShapesAgainstTheRegistry) {
+  OpRegistry reg;
+  OpDef relu;
+  relu.op_type = "Relu";
+  relu.infer = [](InferContext& c) { c.set_output(0, c.input_type(0), c.input_shape(0)); };
+  reg.add(relu);
+  Graph g;
+  g.opsets[""] = 13;
+  Value* x = g.add_input("x", DataType::Float32, {4});
+  Value* y = g.add_value("y", DataType::Float32, {5});  // wrong
+  g.add_node("Relu", "r", {x}, {y});
+  g.mark_output(y);
+  auto problems = verify_graph(g, &reg);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "node 'r' (Relu): output 'y' is recorded as f32[5] but the op infers f32[4]");
+}

@@ -1,0 +1,90 @@
+// tests/support/kernel_harness.h — runs one kernel outside the runtime, for kernel unit tests.
+//
+//   ge::test::KernelHarness h(ge::cpu::register_conv_kernels);
+//   auto out = h.run("Conv", {x, w}, {ge::test::OutSpec{ge::DataType::Float32, {1,8,5,5}}},
+//                    attrs, /*opset=*/13, /*constant_inputs=*/{1});
+#pragma once
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/kernel.h"
+#include "ge/sdk/plugin.h"
+
+namespace ge::test {
+
+/// A Registrar that only collects what a registration function adds.
+class CollectingRegistrar : public Registrar {
+ public:
+  OpRegistry ops;
+  KernelRegistry kernels;
+  std::vector<std::shared_ptr<Backend>> backends;
+  const std::string& plugin_name() const override { return name_; }
+  const std::string& plugin_dir() const override { return dir_; }
+  std::string options_toml() const override { return ""; }
+  void add_op(OpDef d) override { ops.add(std::move(d)); }
+  void set_shape_inference(const std::string& dom, const std::string& op, ShapeInferenceFn f) override {
+    ops.set_infer(dom, op, std::move(f));
+  }
+  void add_kernel(KernelDef d) override { kernels.add(std::move(d)); }
+  void add_backend(std::shared_ptr<Backend> b) override { backends.push_back(std::move(b)); }
+  void add_frontend(std::shared_ptr<Frontend>) override {}
+
+ private:
+  std::string name_ = "test", dir_ = ".";
+};
+
+struct OutSpec {
+  DataType dtype;
+  Shape shape;
+};
+
+class KernelHarness {
+ public:
+  explicit KernelHarness(const std::function<void(Registrar&)>& reg) { reg(r_); }
+  CollectingRegistrar& registrar() { return r_; }
+
+  /// Builds a one-node graph (inputs listed in `constant_inputs` become constants, the rest
+  /// graph inputs; an empty Tensor (no data) is an omitted optional input), creates the "cpu"
+  /// kernel and runs it once. Returns the outputs.
+  std::vector<Tensor> run(const std::string& op_type, const std::vector<Tensor>& inputs,
+                          const std::vector<OutSpec>& outs, const Attributes& attrs = {},
+                          int64_t opset = 13, std::set<size_t> constant_inputs = {},
+                          int threads = 1) {
+    Graph g("harness");
+    g.opsets[""] = opset;
+    std::vector<Value*> in_vals;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].data() == nullptr && inputs[i].dtype() == DataType::Undefined) {
+        in_vals.push_back(nullptr);
+        continue;
+      }
+      std::string name = "in" + std::to_string(i);
+      in_vals.push_back(constant_inputs.count(i) ? g.add_constant(name, inputs[i])
+                                                 : g.add_input(name, inputs[i].dtype(), inputs[i].shape()));
+    }
+    std::vector<Value*> out_vals;
+    for (size_t i = 0; i < outs.size(); ++i) {
+      out_vals.push_back(g.add_value("out" + std::to_string(i), outs[i].dtype, outs[i].shape));
+    }
+    Node* n = g.add_node(op_type, "node", in_vals, out_vals, attrs);
+    const KernelDef* def = r_.kernels.find("cpu", "", op_type);
+    if (!def) throw Error("no cpu kernel for " + op_type);
+    KernelBuildContext ctx{*n, opset, threads};
+    std::unique_ptr<Kernel> k = def->factory(ctx);
+    std::vector<Tensor> in_t(inputs.begin(), inputs.end());
+    std::vector<Tensor> out_t;
+    for (auto& o : outs) out_t.push_back(Tensor::allocate(o.dtype, o.shape));
+    KernelIO io{in_t, out_t};
+    k->run(io);
+    return out_t;
+  }
+
+ private:
+  CollectingRegistrar r_;
+};
+
+}  // namespace ge::test
