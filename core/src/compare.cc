@@ -52,9 +52,9 @@ Comparison compare_tensors(const Tensor& out, const Tensor& ref, const Tolerance
     os.precision(7);
     os << " worst[" << c.worst_index << "]: got " << c.worst_out << " expected " << c.worst_ref;
   }
+  os.precision(3);
   if (!l2_ok) os << " (relative L2 above " << tol.max_rel_l2 << ")";
-  if (!elem_ok) {
-    os.precision(3);
+ if (!elem_ok) {
     os << " (elements beyond atol=" << c.atol << " + rtol=" << rtol << "·|ref|)";
   }
   c.message = os.str();

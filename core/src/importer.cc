@@ -95,7 +95,23 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
     for (Value* o : n->outputs())
       if (o) o->data.reset();
     InferContext ctx(*n, *def, opset);
-    def->infer(ctx);
+    try {
+      def->infer(ctx);
+    } catch (const UnknownValueError&) {
+      // An input the shape depends on is only known at run time (e.g. a Reshape target fed as a
+      // graph input). The model's declared output types still make every shape static; without
+      // them, the refusal stands.
+      bool declared = true;
+      for (size_t i = 0; i < n->num_outputs(); ++i)
+        declared &= n->output(i) == nullptr || seeded[i].first != DataType::Undefined;
+      if (!declared) throw;
+      for (size_t i = 0; i < n->num_outputs(); ++i)
+        if (Value* o = n->output(i)) {
+          o->dtype = seeded[i].first;
+          o->shape = seeded[i].second;
+        }
+      log(LogLevel::Debug, n->describe() + ": shapes taken from the model's declared types");
+    }
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       Value* o = n->output(i);
       if (!o) continue;

@@ -1,5 +1,5 @@
 // The ONNX frontend: ModelProto → ge::Graph. Shapes of intermediate values are left to the
-// host's propagation (import.cc); value_info from ONNX shape inference is kept for the cross-check.
+// host's propagation (importer.cc); declared and ONNX-inferred types seed it and are cross-checked.
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -107,9 +107,6 @@ class OnnxFrontend : public Frontend {
     auto g = std::make_unique<Graph>(gp.name().empty() ? fs::path(path).stem().string() : gp.name());
     for (auto& op : model.opset_import()) g->opsets[normalize_domain(op.domain())] = op.version();
     if (!g->opsets.count("")) g->opsets[""] = 1;
-    if (g->opset("") < 7)
-      throw UnsupportedError("model file '" + path + "': opset " + std::to_string(g->opset("")) +
-                             " is older than the oldest supported (7)");
 
     for (auto& init : gp.initializer())
       g->add_constant(init.name(), tensor_from_proto(init, base_dir, "initializer '" + init.name() + "'"));
@@ -157,7 +154,11 @@ class OnnxFrontend : public Frontend {
     for (auto& vi : gp.output()) {
       Value* v = g->find_value(vi.name());
       if (!v) throw InvalidGraphError("graph output '" + vi.name() + "' is not produced by any node");
-      tensor_type(vi, "graph output", {}, true);  // refuses sequence/optional outputs
+      auto [dt, shape] = tensor_type(vi, "graph output", {}, true);  // refuses sequence/optional outputs
+      if (!v->is_constant() && !v->is_graph_input() && shape) {
+        v->dtype = dt;  // declared type: seeds propagation (see value_info below)
+        v->shape = *shape;
+      }
       g->mark_output(v);
     }
     // value_info from ONNX shape inference seeds intermediate types; the host's propagation
@@ -166,8 +167,9 @@ class OnnxFrontend : public Frontend {
       Value* v = g->find_value(vi.name());
       if (!v || v->is_constant() || v->is_graph_input() || !vi.type().has_tensor_type()) continue;
       auto [dt, shape] = tensor_type(vi, "value", {}, true);
+      if (!shape) continue;
       v->dtype = dt;
-      if (shape) v->shape = *shape;
+      v->shape = *shape;
     }
     g->sort_topologically();
     return g;

@@ -112,14 +112,22 @@ void load_one(Environment& env, const PluginEntry& e) {
   if (!e.sha256.empty() && info.sha256 != e.sha256)
     throw Error(where(e) + ": sha256 mismatch: the manifest pins " + e.sha256 + ", the file has " + info.sha256);
 
+  // dlopen first ourselves: Boost.DLL reports most failures generically, dlerror() has the
+  // loader's reason (BUILD-NOTES.md). The handle is released once Boost holds its own.
+  void* probe = dlopen(e.path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  if (!probe) {
+    const char* why = dlerror();
+    throw Error(where(e) + ": not a loadable shared library: " + std::string(why ? why : "unknown loader error"));
+  }
   LibPtr lib;
   try {
     lib = std::make_shared<boost::dll::shared_library>(
         e.path, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
   } catch (const std::exception& ex) {
-    const char* why = dlerror();
-    throw Error(where(e) + ": not a loadable shared library: " + std::string(why ? why : ex.what()));
+    dlclose(probe);
+    throw Error(where(e) + ": not a loadable shared library: " + ex.what());
   }
+  dlclose(probe);
   if (!lib->has(GE_PLUGIN_ENTRY_SYMBOL))
     throw Error(where(e) + ": entry symbol '" GE_PLUGIN_ENTRY_SYMBOL "' is missing (not a GE plugin)");
   auto entry = lib->get<const GePluginDescriptor*()>(GE_PLUGIN_ENTRY_SYMBOL);

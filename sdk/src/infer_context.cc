@@ -23,7 +23,8 @@ const Tensor& InferContext::require_input_data(size_t i) const {
   const Tensor* t = input_data(i);
   if (!t) {
     std::string nm = node_.input(i) ? "'" + node_.input(i)->name() + "'" : std::to_string(i);
-    unsupported("input " + nm + " must be known at compile time (dynamic shapes are not supported)");
+    throw UnknownValueError(node_.describe() + ": input " + nm +
+                            " must be known at compile time (dynamic shapes are not supported)");
   }
   return *t;
 }

@@ -25,7 +25,7 @@ TEST(Compare, FailsOnRelativeL2AndNamesTheWorstElement) {
   auto c = core::compare_tensors(floats({1.f, 2.f, 3.f}), floats({1.f, 2.1f, 3.f}), {});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.worst_index, 1);
-  EXPECT_NE(c.message.find("worst[1]: got 2.000000e+00 expected 2.100000e+00"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("worst[1]: got 2.0000000e+00 expected 2.0999999e+00 (relative L2 above 1.000e-05)"), std::string::npos) << c.message;
 }
 
 TEST(Compare, NanInOutputFails) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/sdk/error.h"
 #include "ge/sdk/ir.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/plugin.h"

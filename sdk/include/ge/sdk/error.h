@@ -22,6 +22,13 @@ class UnsupportedError : public Error {
   explicit UnsupportedError(const std::string& msg) : Error(msg) {}
 };
 
+/// Shape inference needs the contents of an input that is not known at compile time (a Reshape
+/// target fed as a graph input). The importer then falls back to shapes the model declares.
+class UnknownValueError : public UnsupportedError {
+ public:
+  explicit UnknownValueError(const std::string& msg) : UnsupportedError(msg) {}
+};
+
 /// The model or graph is malformed (bad attribute value, inconsistent shapes, dangling input).
 class InvalidGraphError : public Error {
  public:
