@@ -65,19 +65,12 @@ class BatchNormKernel : public CpuKernel {
     const float *a = a_.data(), *b = b_.data();
     if (inner == 1) {
       // spatial = 0 or [N, C] input: one parameter per element of a row.
-      parallel_for(N_, [&](int64_t n) {
-        const float* xr = x + n * P;
-        float* yr = y + n * P;
-        for (int64_t p = 0; p < P; ++p) yr[p] = a[p] * xr[p] + b[p];
-      });
+      parallel_for(N_, [&](int64_t n) { simd::affine_vec(y + n * P, x + n * P, a, b, P); });
       return;
     }
     parallel_for(N_ * P, [&](int64_t row) {
       const int64_t p = row % P;
-      const float ap = a[p], bp = b[p];
-      const float* xr = x + row * inner;
-      float* yr = y + row * inner;
-      for (int64_t i = 0; i < inner; ++i) yr[i] = ap * xr[i] + bp;  // vectorized by the compiler
+      simd::affine(y + row * inner, x + row * inner, a[p], b[p], inner);
     });
   }
   std::string impl_name() const override { return "cpu:batchnorm"; }

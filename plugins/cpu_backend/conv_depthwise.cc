@@ -56,6 +56,7 @@ class DepthwiseConvKernel : public CpuKernel {
     const float* bias = !has_bias_ ? nullptr : bias_.empty() ? io.inputs[2].data_as<float>() : bias_.data();
     const int64_t H = H_, W = W_, KH = KH_, KW = KW_, OH = OH_, OW = OW_, sh = sh_, sw = sw_, dh = dh_, dw = dw_;
     const int64_t ph = ph_, pw = pw_, C = C_;
+    if (sw == 1 && sh == 1) return run_unit_stride(x, y, wt, bias);
     parallel_for(N_ * C, [&](int64_t plane) {
       const int64_t c = plane % C;
       const float* xp = x + plane * H * W;
@@ -64,7 +65,7 @@ class DepthwiseConvKernel : public CpuKernel {
       const float b = bias ? bias[c] : 0.0f;
       for (int64_t oh = 0; oh < OH; ++oh) {
         float* yr = yp + oh * OW;
-        for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = b;
+        simd::fill(yr, b, OW);
         for (int64_t kh = 0; kh < KH; ++kh) {
           const int64_t ih = oh * sh - ph + kh * dh;
           if (ih < 0 || ih >= H) continue;
@@ -73,11 +74,7 @@ class DepthwiseConvKernel : public CpuKernel {
             const float wv = wc[kh * KW + kw];
             const float* src = xr + kw * dw - pw;  // src[ow * sw] is the input of output ow
             const int64_t lo = col_lo_[kw], hi = col_hi_[kw];
-            if (sw == 1) {
-              for (int64_t ow = lo; ow < hi; ++ow) yr[ow] += wv * src[ow];
-            } else {
-              for (int64_t ow = lo; ow < hi; ++ow) yr[ow] += wv * src[ow * sw];
-            }
+            if (hi > lo) simd::axpy_strided(yr + lo, src + lo * sw, wv, hi - lo, sw);
           }
         }
       }
@@ -86,6 +83,46 @@ class DepthwiseConvKernel : public CpuKernel {
   std::string impl_name() const override { return "cpu:conv_depthwise_nchw"; }
 
  private:
+  // Stride 1: copy the plane into a zero-padded buffer of row pitch P = W + pads, and compute
+  // outputs on the same pitch (P - OW junk columns per row). Each tap is then one contiguous
+  // loop over OH * P elements — long vectorized loops even for 7x7 planes.
+  void run_unit_stride(const float* x, float* y, const float* wt, const float* bias) {
+    const int64_t H = H_, W = W_, KH = KH_, KW = KW_, OH = OH_, OW = OW_, dh = dh_, dw = dw_, ph = ph_, pw = pw_;
+    const int64_t P = OW + (KW - 1) * dw;              // padded row pitch: W + pw + pad_end
+    const int64_t rows = OH + (KH - 1) * dh;           // padded rows: H + ph + pad_end
+    const int64_t pad_size = rows * P + (KW - 1) * dw;  // junk columns of the last row read past
+    const int64_t C = C_;
+    parallel_for(N_ * C, [&](int64_t plane) {
+      thread_local std::vector<float> xpad, ypad;
+      xpad.assign(pad_size, 0.0f);
+      ypad.resize(OH * P);
+      const int64_t c = plane % C;
+      const float* xp = x + plane * H * W;
+      for (int64_t h = 0; h < H; ++h) {
+        const int64_t r = h + ph;
+        if (r < 0 || r >= rows) continue;
+        for (int64_t w = 0; w < W; ++w) {
+          const int64_t col = w + pw;
+          if (col >= 0 && col < P) xpad[r * P + col] = xp[h * W + w];
+        }
+      }
+      const float* wc = wt + c * KH * KW;
+      const float b = bias ? bias[c] : 0.0f;
+      float* yq = ypad.data();
+      const int64_t n = OH * P;
+      simd::fill(yq, b, n);
+      for (int64_t kh = 0; kh < KH; ++kh)
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          const float wv = wc[kh * KW + kw];
+          const float* src = xpad.data() + kh * dh * P + kw * dw;
+          simd::axpy(yq, src, wv, n);
+        }
+      float* yp = y + plane * OH * OW;
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) yp[oh * OW + ow] = yq[oh * P + ow];
+    });
+  }
+
   int64_t N_, C_, H_, W_, KH_, KW_, OH_, OW_, sh_, sw_, dh_, dw_, ph_, pw_;
   bool has_bias_ = false;
   std::vector<float> weights_, bias_;

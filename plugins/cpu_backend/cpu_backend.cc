@@ -3,6 +3,7 @@
 #include "cpu_backend.h"
 
 #include <atomic>
+#include <limits>
 
 namespace ge::cpu {
 
@@ -39,6 +40,64 @@ ThreadScope::ThreadScope(int n) : n_(n > 0 ? n : 1), saved_(omp_get_max_threads(
 ThreadScope::~ThreadScope() {
   if (n_ != saved_) omp_set_num_threads(saved_);
 }
+
+// ---------------------------------------------------------------- vector loops
+
+#define GE_SIMD __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+namespace simd {
+GE_SIMD void fill(float* __restrict y, float v, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = v;
+}
+GE_SIMD void axpy(float* __restrict y, const float* __restrict x, float a, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+GE_SIMD void axpy_strided(float* __restrict y, const float* __restrict x, float a, int64_t n, int64_t s) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i * s];
+}
+GE_SIMD void max_strided(float* __restrict y, const float* __restrict x, int64_t n, int64_t s) {
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i * s] > y[i] ? x[i * s] : y[i];
+}
+GE_SIMD void add_strided(float* __restrict y, const float* __restrict x, int64_t n, int64_t s) {
+  for (int64_t i = 0; i < n; ++i) y[i] += x[i * s];
+}
+GE_SIMD void add(float* __restrict y, const float* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += x[i];
+}
+GE_SIMD void scale(float* __restrict y, float a, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= a;
+}
+GE_SIMD void affine(float* __restrict y, const float* __restrict x, float a, float b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = a * x[i] + b;
+}
+GE_SIMD void affine_vec(float* __restrict y, const float* __restrict x, const float* __restrict a,
+                        const float* __restrict b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = a[i] * x[i] + b[i];
+}
+// 16 partial sums: vectorizes without -ffast-math (no reassociation of one chain) and rounds
+// less than a single running sum.
+GE_SIMD float sum(const float* __restrict x, int64_t n) {
+  float acc[16] = {};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) acc[j] += x[i + j];
+  float s = 0;
+  for (; i < n; ++i) s += x[i];
+  for (int j = 0; j < 16; ++j) s += acc[j];
+  return s;
+}
+GE_SIMD float max(const float* __restrict x, int64_t n) {
+  float m[16];
+  for (int j = 0; j < 16; ++j) m[j] = -std::numeric_limits<float>::infinity();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) m[j] = x[i + j] > m[j] ? x[i + j] : m[j];
+  float r = -std::numeric_limits<float>::infinity();
+  for (; i < n; ++i) r = x[i] > r ? x[i] : r;
+  for (int j = 0; j < 16; ++j) r = m[j] > r ? m[j] : r;
+  return r;
+}
+}  // namespace simd
+#undef GE_SIMD
 
 // ---------------------------------------------------------------- oneDNN
 

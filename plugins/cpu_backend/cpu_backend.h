@@ -90,6 +90,25 @@ void parallel_range(int64_t n, int64_t min_chunk, F&& f) {
   }
 }
 
+// ---------------------------------------------------------------- vector loops
+
+/// Float loops of the hand-written kernels. The build has no -march flag (portable binaries),
+/// so these are compiled three times — AVX-512 (x86-64-v4), AVX2+FMA (x86-64-v3), baseline —
+/// and the loader picks one for the CPU (GCC function multiversioning, target_clones).
+namespace simd {
+void fill(float* y, float v, int64_t n);
+void axpy(float* y, const float* x, float a, int64_t n);                        ///< y += a*x
+void axpy_strided(float* y, const float* x, float a, int64_t n, int64_t stride);  ///< y[i] += a*x[i*stride]
+void max_strided(float* y, const float* x, int64_t n, int64_t stride);          ///< y[i] = max(y[i], x[i*stride])
+void add_strided(float* y, const float* x, int64_t n, int64_t stride);          ///< y[i] += x[i*stride]
+void add(float* y, const float* x, int64_t n);                                  ///< y += x
+void scale(float* y, float a, int64_t n);                                       ///< y *= a
+void affine(float* y, const float* x, float a, float b, int64_t n);             ///< y = a*x + b
+void affine_vec(float* y, const float* x, const float* a, const float* b, int64_t n);  ///< y = a.*x + b
+float sum(const float* x, int64_t n);
+float max(const float* x, int64_t n);  ///< -inf for n == 0
+}  // namespace simd
+
 // ---------------------------------------------------------------- oneDNN
 
 /// The process-wide CPU engine (thread-safe in oneDNN).

@@ -206,7 +206,10 @@ class PoolKernel : public CpuKernel {
               const T* row = xp + ((p0.start[o0] + k0 * d0) * I1 + (p1.start[o1] + k1 * d1)) * I2;
               for (int64_t k2 = 0; k2 < K2; ++k2) {
                 const T* src = row + p2.start[0] + k2 * d2;  // start[o2] = o2 * stride + start[0]
-                if constexpr (K == PoolKind::Max) {
+                if constexpr (std::is_same_v<T, float>) {  // vector loops (simd::)
+                  if constexpr (K == PoolKind::Max) simd::max_strided(yr + lo, src + lo * st2, hi - lo, st2);
+                  else simd::add_strided(yr + lo, src + lo * st2, hi - lo, st2);
+                } else if constexpr (K == PoolKind::Max) {
                   for (int64_t o2 = lo; o2 < hi; ++o2) yr[o2] = src[o2 * st2] > yr[o2] ? src[o2 * st2] : yr[o2];
                 } else {
                   for (int64_t o2 = lo; o2 < hi; ++o2) yr[o2] += src[o2 * st2];
@@ -232,8 +235,7 @@ class PoolKernel : public CpuKernel {
   DimPlan plan_[3];
 };
 
-/// GlobalAveragePool / GlobalMaxPool over large planes: a contiguous reduction per N·C plane
-/// (the generic loop above would work but this one vectorizes).
+/// GlobalAveragePool / GlobalMaxPool: a contiguous vector reduction per N·C plane.
 class GlobalPoolKernel : public CpuKernel {
  public:
   GlobalPoolKernel(const KernelBuildContext& ctx, PoolKind kind) : CpuKernel(ctx), kind_(kind) {
@@ -256,23 +258,11 @@ class GlobalPoolKernel : public CpuKernel {
     const int64_t n = plane_;
     if (kind_ == PoolKind::Avg) {
       parallel_for(planes_, [&](int64_t p) {
-        const float* xp = x + p * n;
-        // 8 partial sums: vectorizable without -ffast-math and more accurate than one chain.
-        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t i = 0;
-        for (; i + 8 <= n; i += 8)
-          for (int j = 0; j < 8; ++j) acc[j] += xp[i + j];
-        float s = 0;
-        for (; i < n; ++i) s += xp[i];
-        for (int j = 0; j < 8; ++j) s += acc[j];
-        y[p] = n ? s / static_cast<float>(n) : 0.0f;
+        y[p] = n ? simd::sum(x + p * n, n) / static_cast<float>(n) : 0.0f;
       });
     } else {
       parallel_for(planes_, [&](int64_t p) {
-        const float* xp = x + p * n;
-        float m = -std::numeric_limits<float>::infinity();
-        for (int64_t i = 0; i < n; ++i) m = xp[i] > m ? xp[i] : m;
-        y[p] = m;
+        y[p] = simd::max(x + p * n, n);
       });
     }
   }

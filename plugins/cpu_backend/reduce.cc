@@ -81,19 +81,11 @@ class ReduceMeanKernel : public CpuKernel {
         const float* xo = x + o * R * I;
         float* yo = y + o * I;
         if (I == 1) {
-          float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // partial sums: vectorizable, fewer rounding steps
-          int64_t r = 0;
-          for (; r + 8 <= R; r += 8)
-            for (int j = 0; j < 8; ++j) acc[j] += xo[r + j];
-          float s = 0;
-          for (; r < R; ++r) s += xo[r];
-          for (int j = 0; j < 8; ++j) s += acc[j];
-          yo[0] = s * scale;
+          yo[0] = simd::sum(xo, R) * scale;
         } else {
-          for (int64_t i = 0; i < I; ++i) yo[i] = 0;
-          for (int64_t r = 0; r < R; ++r)
-            for (int64_t i = 0; i < I; ++i) yo[i] += xo[r * I + i];
-          for (int64_t i = 0; i < I; ++i) yo[i] *= scale;
+          simd::fill(yo, 0.0f, I);
+          for (int64_t r = 0; r < R; ++r) simd::add(yo, xo + r * I, I);
+          simd::scale(yo, scale, I);
         }
       });
       return;
@@ -164,8 +156,7 @@ class SoftmaxKernel : public CpuKernel {
       parallel_for(outer_, [&](int64_t o) {
         const float* xr = x + o * n;
         float* yr = y + o * n;
-        float m = xr[0];
-        for (int64_t i = 1; i < n; ++i) m = xr[i] > m ? xr[i] : m;
+        const float m = simd::max(xr, n);
         float sum = 0;
         if (log) {
           for (int64_t i = 0; i < n; ++i) sum += std::exp(xr[i] - m);
@@ -173,8 +164,7 @@ class SoftmaxKernel : public CpuKernel {
           for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] - lse;
         } else {
           for (int64_t i = 0; i < n; ++i) sum += (yr[i] = std::exp(xr[i] - m));
-          const float inv = 1.0f / sum;
-          for (int64_t i = 0; i < n; ++i) yr[i] *= inv;
+          simd::scale(yr, 1.0f / sum, n);
         }
       });
       return;

@@ -4,11 +4,14 @@
 //   corrupt.onnx       bytes that are not a protobuf ModelProto
 //   wrong_input/input_0.pb   f32[3,3] (relu.onnx wants f32[2,3])
 //   wrong_dtype/input_0.pb   i64[2,3]
+//   tiny_cnn/          a small CNN with an independently computed reference (tiny_cnn.h)
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+
+#include "tiny_cnn.h"
 
 namespace fs = std::filesystem;
 
@@ -75,5 +78,6 @@ int main(int argc, char** argv) {
   std::ofstream(out / "corrupt.onnx", std::ios::binary) << "\x08\x07garbage that is not a ModelProto\xff\xff\xff";
   write(tensor(onnx::TensorProto::FLOAT, {3, 3}), out / "wrong_input" / "input_0.pb");
   write(tensor(onnx::TensorProto::INT64, {2, 3}), out / "wrong_dtype" / "input_0.pb");
+  ge::test::write_tiny_cnn((out / "tiny_cnn").string());
   return 0;
 }
