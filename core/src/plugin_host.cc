@@ -75,7 +75,7 @@ class HostRegistrar : public Registrar {
   void add_backend(std::shared_ptr<Backend> b) override {
     std::string n = b->name();
     if (env_.backends.count(n)) throw Error("backend '" + n + "' registered twice");
-    env_.backends[n] = std::shared_ptr<Backend>(b.get(), [b, lib = lib_](Backend*) mutable { b.reset(); });
+    env_.backends[n] = keep_alive(std::move(b));
     info_.backends.push_back(n);
     added_backends_.push_back(n);
   }
@@ -84,8 +84,26 @@ class HostRegistrar : public Registrar {
     env_.frontends.push_back(std::move(f));
     ++added_frontends_;
   }
+  void add_pass(std::shared_ptr<Pass> p) override {
+    std::string n = p->info().name;
+    for (auto& [q, src] : env_.passes)
+      if (q->info().name == n) throw Error("pass '" + n + "' registered twice: by '" + src + "' and by '" + info_.name + "'");
+    env_.passes.emplace_back(keep_alive(std::move(p)), info_.name);
+    info_.passes.push_back(n);
+  }
+  void add_fusion_rule(std::shared_ptr<FusionRule> r) override {
+    std::string n = r->info().name;
+    for (auto& [q, src] : env_.fusion_rules)
+      if (q->info().name == n)
+        throw Error("fusion rule '" + n + "' registered twice: by '" + src + "' and by '" + info_.name + "'");
+    env_.fusion_rules.emplace_back(keep_alive(std::move(r)), info_.name);
+    info_.fusion_rules.push_back(n);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
+    auto mine = [&](auto& entry) { return entry.second == info_.name; };
+    std::erase_if(env_.passes, mine);
+    std::erase_if(env_.fusion_rules, mine);
     env_.ops.remove_source(info_.name);
     env_.kernels.remove_source(info_.name);
     for (auto& b : added_backends_) env_.backends.erase(b);
@@ -97,6 +115,12 @@ class HostRegistrar : public Registrar {
   PluginInfo& info_;
   std::string dir_;
   LibPtr lib_;
+  /// The same object, owning a reference to the plugin's library as well.
+  template <class T>
+  std::shared_ptr<T> keep_alive(std::shared_ptr<T> obj) {
+    T* raw = obj.get();
+    return std::shared_ptr<T>(raw, [obj, lib = lib_](T*) mutable { obj.reset(); });
+  }
   std::vector<std::string> added_backends_;
   size_t added_frontends_ = 0;
 };

@@ -89,7 +89,7 @@ std::vector<int64_t> contiguous_strides(const Shape& s) {
 }
 
 int64_t normalize_axis(int64_t axis, int64_t rank, const std::string& what) {
-  if (axis < -rank || axis >= rank && !(rank == 0 && axis == 0))
+  if (axis < -rank || (axis >= rank && !(rank == 0 && axis == 0)))
     throw InvalidGraphError(what + ": axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }

@@ -33,6 +33,10 @@ class CollectingRegistrar : public Registrar {
   void add_kernel(KernelDef d) override { kernels.add(std::move(d)); }
   void add_backend(std::shared_ptr<Backend> b) override { backends.push_back(std::move(b)); }
   void add_frontend(std::shared_ptr<Frontend>) override {}
+  void add_pass(std::shared_ptr<Pass> p) override { passes.push_back(std::move(p)); }
+  void add_fusion_rule(std::shared_ptr<FusionRule> r) override { rules.push_back(std::move(r)); }
+  std::vector<std::shared_ptr<Pass>> passes;
+  std::vector<std::shared_ptr<FusionRule>> rules;
 
  private:
   std::string name_ = "test", dir_ = ".";

@@ -9,6 +9,7 @@
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/op_registry.h"
+#include "ge/sdk/pass.h"
 
 namespace ge::core {
 
@@ -17,7 +18,7 @@ struct PluginInfo {
   std::string name, version, file, sha256;
   uint32_t abi_major = 0, abi_minor = 0;
   double load_ms = 0;
-  std::vector<std::string> ops, kernels, backends, frontends;
+  std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules;
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -28,6 +29,9 @@ class Environment {
   KernelRegistry kernels;
   std::map<std::string, std::shared_ptr<Backend>> backends;
   std::vector<std::shared_ptr<Frontend>> frontends;
+  /// Passes and fusion rules with the plugin that registered each.
+  std::vector<std::pair<std::shared_ptr<Pass>, std::string>> passes;
+  std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> fusion_rules;
   std::vector<PluginInfo> plugins;
 
   /// The backend named `name`; throws ge::Error listing the registered backends.

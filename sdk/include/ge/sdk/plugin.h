@@ -18,6 +18,7 @@
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/op_registry.h"
+#include "ge/sdk/pass.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
@@ -44,6 +45,11 @@ class Registrar {
   virtual void add_kernel(KernelDef def) = 0;
   virtual void add_backend(std::shared_ptr<Backend> backend) = 0;
   virtual void add_frontend(std::shared_ptr<Frontend> frontend) = 0;
+  /// A graph pass; names are unique across plugins (a second one with the same name throws).
+  virtual void add_pass(std::shared_ptr<Pass> pass) = 0;
+  /// A fusion rule; names are unique across plugins. The fusion stage applies enabled rules in
+  /// descending priority.
+  virtual void add_fusion_rule(std::shared_ptr<FusionRule> rule) = 0;
 };
 
 }  // namespace ge

@@ -1,0 +1,103 @@
+// ge/sdk/pass.h — graph passes and fusion rules, as plugins provide them.
+//
+// The pass manager (core) runs passes stage by stage in DESIGN.md's order. Each pass declares its
+// name, stage, the lowest optimization level that runs it, its numerics effect and whether it is
+// light enough to run when a plan is loaded. Fusion rules are the fusion stage's unit: one rule =
+// pattern + legality check + rewrite (ONNX Runtime's optimizer and TVM's FuseOps are the models).
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/kernel.h"
+#include "ge/sdk/op_registry.h"
+#include "ge/sdk/pattern.h"
+
+namespace ge {
+
+enum class Stage { Import, Canonicalize, Simplify, Fusion, Layout, Schedule, Memory, Codegen };
+std::string_view stage_name(Stage s);  ///< "import", "canonicalize", ...
+Stage stage_from_name(std::string_view s);  ///< throws ge::Error on unknown
+
+/// O0 none, O1 basic (simplify), O2 standard (+ fusion; default), O3 aggressive.
+enum class OptLevel { O0 = 0, O1 = 1, O2 = 2, O3 = 3 };
+OptLevel opt_level_from_name(std::string_view s);  ///< "O0".."O3"; throws ge::Error otherwise
+
+/// How a rewrite can change floating-point results. Under numerics = "strict" only Exact runs.
+enum class NumericsEffect { Exact, Reassociates, ReducesPrecision };
+std::string_view numerics_effect_name(NumericsEffect e);  ///< "exact", "reassociates", "reduces_precision"
+
+struct PassInfo {
+  std::string name;  ///< unique; what `--disable` and `[compile] disable` name
+  Stage stage = Stage::Simplify;
+  OptLevel min_level = OptLevel::O1;
+  NumericsEffect numerics = NumericsEffect::Exact;
+  bool runtime_safe = false;  ///< light and exact enough to run at plan load
+  std::string summary;
+};
+
+/// What a pass or rule sees besides the graph: registries, settings, options, statistics.
+class PassContext {
+ public:
+  virtual ~PassContext() = default;
+  virtual const OpRegistry& ops() const = 0;
+  virtual const KernelRegistry& kernels() const = 0;
+  /// Backend the graph is compiled for ("cpu", "ascend").
+  virtual const std::string& backend() const = 0;
+  virtual OptLevel opt_level() const = 0;
+  virtual bool strict_numerics() const = 0;
+  /// A manifest option "section.key" as TOML text of its value (e.g. "1048576", "\"auto\""),
+  /// or std::nullopt when absent. Sections: fusion, layout, memory, scheduler, …
+  virtual std::optional<std::string> option(const std::string& section, const std::string& key) const = 0;
+  /// True when the fusion rule may run: not disabled by name, in `[fusion] enable` when that is
+  /// given, and allowed by the level and numerics policy.
+  virtual bool rule_enabled(const std::string& rule) const = 0;
+  /// Adds n to a named counter of the report (e.g. fusion rule applications).
+  virtual void count(const std::string& counter, int64_t n = 1) = 0;
+  /// Re-runs the registry's shape inference of one node (after a rewrite created or changed it);
+  /// throws ge::Error naming the node.
+  virtual void infer_shapes(Node& n) const = 0;
+  /// Evaluates a node whose inputs all carry data with the host backend's kernels; returns the
+  /// outputs, or std::nullopt when no host kernel exists.
+  virtual std::optional<std::vector<Tensor>> evaluate(const Node& n) const = 0;
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual PassInfo info() const = 0;
+  /// Rewrites the graph in place; returns true when it changed anything. Throwing is allowed:
+  /// the pass manager restores the graph from before the pass and reports the pass by name.
+  virtual bool run(Graph& g, PassContext& ctx) = 0;
+};
+
+struct FusionRuleInfo {
+  std::string name;  ///< e.g. "conv_bn"; what `[fusion] enable/disable` and `--disable` name
+  NumericsEffect numerics = NumericsEffect::Exact;
+  OptLevel min_level = OptLevel::O2;
+  /// Higher runs first. Built-in generic rules use 0..99; vendor rules should use >= 100 so that
+  /// they run before the generic ones (as in the vendor's own engine).
+  int priority = 0;
+  std::string summary;
+};
+
+/// A fusion rule: pattern (match), legality check (match returns nothing when illegal), rewrite.
+class FusionRule {
+ public:
+  virtual ~FusionRule() = default;
+  virtual FusionRuleInfo info() const = 0;
+  /// Op types a match can be anchored at (the pattern's root, usually its last node).
+  virtual std::vector<std::string> anchor_ops() const = 0;
+  /// Pattern and legality check: tries to match at `anchor`, including every legality check
+  /// (interior_is_private, fuse_flags_allow, attributes, shapes). Returns true and fills `m`
+  /// with what the rewrite needs when the rewrite may proceed.
+  virtual bool match(Node& anchor, const PassContext& ctx, Match& m) const = 0;
+  /// Performs the rewrite of a successful match; must leave a valid graph with inferred shapes
+  /// (PassContext::infer_shapes on new nodes).
+  virtual void rewrite(Graph& g, PassContext& ctx, const Match& m) const = 0;
+};
+
+}  // namespace ge
