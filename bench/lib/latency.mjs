@@ -1,0 +1,170 @@
+// Latency: GE (`gec run --iterations`) and the ORT peer (ort_run.mjs) on the same inputs,
+// alternating per round (GE first in odd rounds, ORT first in even ones, so a slow drift of the
+// machine does not favour one side), at each thread count.
+import fs from 'node:fs';
+import path from 'node:path';
+import { runMeasured, lastLine, median, get, printTable, readJson, HarnessError } from './util.mjs';
+
+// GFLOP (2 × MAC) of one inference, from ../shared/models/README.md. A model missing here shows
+// "-" for GFLOP/s and % of peak.
+export const MODEL_GFLOP = {
+  resnet50: 8.18,
+  mobilenet_v2: 0.60,
+  squeezenet1_1: 0.70,
+  shufflenet_v2_x1_0: 0.29,
+  bert_small: 0.87,
+};
+
+function runGe(ctx, model, threads, round) {
+  const tmp = path.join(ctx.work, `ge_${model.slug}_t${threads}_r${round}.json`);
+  fs.rmSync(tmp, { force: true });
+  const argv = [ctx.gec, 'run', model.file, '--iterations', String(ctx.iterations), '--threads', String(threads),
+    '--json', tmp];
+  if (model.inputs) argv.push('--inputs', model.inputs, '--check', model.inputs);
+  const r = runMeasured(argv, { logFile: path.join(ctx.logs, `ge_${model.slug}_t${threads}_r${round}.log`) });
+  const j = readJson(tmp);
+  const rec = { round, status: r.status, rss_kb: r.rssKb, wall_ms: r.ms };
+  if (r.status > 1 || !j) {
+    rec.error = lastLine(r.stderr) || `gec exited with status ${r.status}`;
+    return rec;
+  }
+  const checks = get(j, 'run', 'check');
+  Object.assign(rec, {
+    median_ms: get(j, 'run', 'median_ms'),
+    min_ms: get(j, 'run', 'min_ms'),
+    first_run_ms: get(j, 'run', 'first_run_ms'),
+    import_ms: get(j, 'import_ms'),
+    compile_ms: get(j, 'compile_ms'),
+    kernels: get(j, 'kernels'),
+    nodes_before: get(j, 'nodes_before'),
+    check: Array.isArray(checks) ? (checks.every((c) => c.ok) ? 'PASS' : 'FAIL') : null,
+    report: j,  // the whole gec report: later keys (memory, fusions, ...) are read from here
+  });
+  return rec;
+}
+
+function runOrt(ctx, model, threads, round, { optimizedModel } = {}) {
+  const tag = optimizedModel ? 'count' : `t${threads}_r${round}`;
+  const tmp = path.join(ctx.work, `ort_${model.slug}_${tag}.json`);
+  fs.rmSync(tmp, { force: true });
+  const argv = [process.execPath, path.join(ctx.benchDir, 'lib', 'ort_run.mjs'), '--ort-dir', ctx.ortDir,
+    '--model', model.file, '--threads', String(threads), '--iterations', String(optimizedModel ? 0 : ctx.iterations),
+    '--json', tmp];
+  if (model.inputs) argv.push('--inputs', model.inputs, '--check', model.inputs);
+  if (optimizedModel) argv.push('--optimized-model', optimizedModel);
+  const r = runMeasured(argv, { logFile: path.join(ctx.logs, `ort_${model.slug}_${tag}.log`) });
+  const j = readJson(tmp);
+  if (r.status !== 0 || !j) {
+    // The peer is part of the harness: when it cannot run a model, the comparison is void.
+    throw new HarnessError(`ORT peer failed on ${model.name} (${threads} thread(s)): ` +
+      `${lastLine(r.stderr) || `status ${r.status}`} — log: ${path.join(ctx.logs, `ort_${model.slug}_${tag}.log`)}`);
+  }
+  const checks = get(j, 'run', 'check');
+  return {
+    round,
+    median_ms: get(j, 'run', 'median_ms'),
+    min_ms: get(j, 'run', 'min_ms'),
+    first_run_ms: get(j, 'run', 'first_run_ms'),
+    session_create_ms: get(j, 'session_create_ms'),
+    optimized_nodes: get(j, 'optimized_nodes'),
+    rel_l2: Array.isArray(checks) ? Math.max(...checks.map((c) => c.rel_l2)) : null,
+    // GNU time's figure when present (same method as GE's), else Node's own ru_maxrss.
+    rss_kb: r.rssKb ?? get(j, 'max_rss_kb'),
+    node_base_rss_kb: get(j, 'base_rss_kb'),
+    version: get(j, 'version'),
+  };
+}
+
+export function runLatency(ctx) {
+  const rows = [];
+  for (const model of ctx.models) {
+    // ORT's optimized node count, from a session of its own that saves the optimized graph.
+    const opt = path.join(ctx.work, `ort_opt_${model.slug}.onnx`);
+    const count = runOrt(ctx, model, ctx.threads[0], 0, { optimizedModel: opt });
+    fs.rmSync(opt, { force: true });
+    for (const t of ctx.threads) rows.push({ model, threads: t, ge: [], ort: [], ortNodes: count.optimized_nodes });
+  }
+  for (let round = 1; round <= ctx.rounds; ++round) {
+    for (const row of rows) {
+      const order = round % 2 ? ['ge', 'ort'] : ['ort', 'ge'];
+      for (const side of order) {
+        if (side === 'ge') row.ge.push(runGe(ctx, row.model, row.threads, round));
+        else row.ort.push(runOrt(ctx, row.model, row.threads, round));
+      }
+      const g = row.ge[row.ge.length - 1], o = row.ort[row.ort.length - 1];
+      ctx.progress(`round ${round}/${ctx.rounds} ${row.model.name} ${row.threads}t: ` +
+        `GE ${g.error ? 'error: ' + g.error : (g.median_ms?.toFixed(3) + ' ms')}, ORT ${o.median_ms?.toFixed(3)} ms`);
+    }
+  }
+  return rows.map((row) => summarize(ctx, row));
+}
+
+function summarize(ctx, row) {
+  const ok = row.ge.filter((g) => !g.error);
+  const last = ok[ok.length - 1] ?? null;
+  const ge = {
+    median_ms: median(ok.map((g) => g.median_ms)),
+    round_medians_ms: row.ge.map((g) => g.median_ms ?? null),
+    kernels: last?.kernels ?? null,
+    nodes_before: last?.nodes_before ?? null,
+    import_ms: median(ok.map((g) => g.import_ms)),
+    compile_ms: median(ok.map((g) => g.compile_ms)),
+    first_run_ms: median(ok.map((g) => g.first_run_ms)),
+    rss_kb: ok.some((g) => g.rss_kb !== null) ? Math.max(...ok.map((g) => g.rss_kb ?? 0)) : null,
+    check: ok.length ? (ok.every((g) => g.check !== 'FAIL') ? (last.check ?? null) : 'FAIL') : null,
+    errors: row.ge.filter((g) => g.error).map((g) => `round ${g.round}: ${g.error}`),
+    report: last?.report ?? null,
+  };
+  const ort = {
+    median_ms: median(row.ort.map((o) => o.median_ms)),
+    round_medians_ms: row.ort.map((o) => o.median_ms),
+    optimized_nodes: row.ortNodes,
+    session_create_ms: median(row.ort.map((o) => o.session_create_ms)),
+    rss_kb: Math.max(...row.ort.map((o) => o.rss_kb ?? 0)) || null,
+    node_base_rss_kb: row.ort[0]?.node_base_rss_kb ?? null,
+    rel_l2_vs_reference: row.ort[row.ort.length - 1]?.rel_l2 ?? null,
+    version: row.ort[0]?.version ?? null,
+  };
+  const gflop = MODEL_GFLOP[row.model.name] ?? null;
+  const gflops = gflop !== null && ge.median_ms ? gflop / (ge.median_ms / 1000) : null;
+  const peak = ctx.peak.per_core_gflops ? ctx.peak.per_core_gflops * row.threads : null;
+  return {
+    model: row.model.name,
+    file: row.model.file,
+    threads: row.threads,
+    iterations: ctx.iterations,
+    rounds: ctx.rounds,
+    ge,
+    ort,
+    ge_over_ort: ge.median_ms && ort.median_ms ? ge.median_ms / ort.median_ms : null,
+    gflop,
+    ge_gflops: gflops,
+    ge_pct_peak: gflops !== null && peak ? (100 * gflops) / peak : null,
+  };
+}
+
+export function printLatency(rows, baseline, out) {
+  const prev = new Map((get(baseline, 'latency') || []).map((r) => [`${r.model}@${r.threads}`, r]));
+  const mb = (kb) => (kb ? kb / 1024 : null);
+  const columns = [
+    { head: 'model', left: true, cell: (r) => r.model },
+    { head: 'thr', cell: (r) => r.threads, digits: 0 },
+    { head: 'GE ms', cell: (r) => r.ge.median_ms, digits: 3 },
+    { head: 'ORT ms', cell: (r) => r.ort.median_ms, digits: 3 },
+    { head: 'GE/ORT', cell: (r) => r.ge_over_ort, digits: 2 },
+    { head: 'GE GFLOP/s', cell: (r) => r.ge_gflops, digits: 1 },
+    { head: '% peak', cell: (r) => r.ge_pct_peak, digits: 1 },
+    { head: 'nodes', cell: (r) => r.ge.nodes_before, digits: 0 },
+    { head: 'GE kernels', cell: (r) => r.ge.kernels, digits: 0 },
+    { head: 'ORT nodes', cell: (r) => r.ort.optimized_nodes, digits: 0 },
+    { head: 'GE RSS MB', cell: (r) => mb(r.ge.rss_kb), digits: 0 },
+    { head: 'ORT RSS MB', cell: (r) => mb(r.ort.rss_kb), digits: 0 },
+    { head: 'check', cell: (r) => (r.ge.errors.length && r.ge.median_ms === null ? 'ERROR' : r.ge.check) },
+    { head: 'GE vs prev', cell: (r) => {
+      const p = prev.get(`${r.model}@${r.threads}`);
+      return p && get(p, 'ge', 'median_ms') && r.ge.median_ms ? r.ge.median_ms / p.ge.median_ms : null;
+    } },
+  ];
+  printTable(columns, rows, out);
+  for (const r of rows) for (const e of r.ge.errors) out(`  GE error on ${r.model} (${r.threads}t) ${e}`);
+}
