@@ -52,10 +52,8 @@ std::set<std::string> ops_of(const std::string& model_path) {
 /// Runs in the child: returns "pass", "fail\t<msg>" or "unsupported\t<msg>".
 std::string run_case(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& common) {
   try {
-    auto opts = common.import_options(env);
-    std::shared_ptr<ge::Graph> g = ge::core::import_model(env, (dir / "model.onnx").string(), opts);
-    ge::core::run_pipeline(*g, env);
-    ge::core::Executable exe(g, env, {common.backend_name(env), 1});
+    Compiled c = compile_model((dir / "model.onnx").string(), env, common);
+    ge::core::Executable& exe = *c.exe;
     std::vector<fs::path> sets;
     for (auto& e : fs::directory_iterator(dir))
       if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());

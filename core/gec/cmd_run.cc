@@ -1,16 +1,13 @@
 // gec run: import, compile, run a model; check against references; time it.
+// gec compile: import and compile; print the pass summary and write the report.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "common.h"
 #include "ge/core/compare.h"
 #include "ge/core/onnx_frontend.h"
-#include "ge/core/pipeline.h"
-#include "ge/core/runtime.h"
 #include "ge/sdk/error.h"
 
 namespace fs = std::filesystem;
@@ -21,17 +18,31 @@ namespace gec {
 namespace {
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-void write_json_atomically(const nlohmann::json& j, const std::string& path) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw ge::Error("cannot write '" + path + "'");
-    out << j.dump(2) << "\n";
-    if (!out) throw ge::Error("cannot write '" + path + "'");
-  }
-  fs::rename(tmp, path);
+void print_summary(const std::string& model, const Compiled& c) {
+  std::printf("model %s: %zu nodes → %zu after compilation, %zu kernels, O%d, backend %s, %d thread%s\n",
+              model.c_str(), c.nodes_before, c.graph->num_nodes(), c.exe->num_kernels(),
+              static_cast<int>(c.options.opt_level), c.options.backend.c_str(), c.threads, c.threads == 1 ? "" : "s");
+  std::printf("compile: %.1f ms (import %.1f ms)", c.compile_ms, c.import_ms);
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("fusion.", 0) == 0) std::printf(", %s ×%lld", k.substr(7).c_str(), static_cast<long long>(v));
+  std::printf("\n");
 }
 }  // namespace
+
+int cmd_compile(const std::string& model, const CommonOptions& common) {
+  auto env = common.load_environment();
+  Compiled c = compile_model(model, *env, common);
+  print_summary(model, c);
+  for (auto& p : c.result.passes)
+    std::printf("  %-24s %-12s %8.2f ms  %-7s nodes %zu  %s\n", p.name.c_str(), p.stage.c_str(), p.ms,
+                p.changed ? "changed" : "-", p.nodes_after, p.status == "ran" ? "" : p.status.c_str());
+  if (!common.report.empty()) {
+    nlohmann::json r = make_report(model, c);
+    r["run"] = nullptr;
+    write_json(r, common.report);
+  }
+  return 0;
+}
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub) {
   std::string inputs_dir = sub.get_option("--inputs")->as<std::string>();
@@ -45,28 +56,18 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   tol.rtol = sub.get_option("--rtol")->as<double>();
   if (sub.get_option("--atol")->count()) tol.atol = sub.get_option("--atol")->as<double>();
 
+  auto t_load = Clock::now();
   auto env = common.load_environment();
-  std::string backend = common.backend_name(*env);
-  int threads = common.thread_count(*env);
-
-  auto t_import = Clock::now();
-  std::shared_ptr<ge::Graph> graph = ge::core::import_model(*env, model, common.import_options(*env));
-  double import_ms = ms_since(t_import);
-  size_t nodes_before = graph->num_nodes();
-  auto t_compile = Clock::now();
-  ge::core::PipelineReport prep = ge::core::run_pipeline(*graph, *env);
-  ge::core::ExecOptions eo{backend, threads};
-  ge::core::Executable exe(graph, *env, eo);
-  double compile_ms = ms_since(t_compile);
+  double load_ms = ms_since(t_load);
+  Compiled c = compile_model(model, *env, common);
+  ge::core::Executable& exe = *c.exe;
+  print_summary(model, c);
 
   std::vector<ge::Tensor> inputs =
       inputs_dir.empty() ? random_inputs(exe.graph(), seed) : read_inputs(inputs_dir, exe.graph());
-
   auto t_first = Clock::now();
   std::vector<ge::Tensor> outputs = exe.run(inputs);
   double first_ms = ms_since(t_first);
-  std::printf("model %s: %zu nodes, %zu kernels, backend %s, %d thread%s\n", model.c_str(), nodes_before,
-              exe.num_kernels(), backend.c_str(), threads, threads == 1 ? "" : "s");
 
   std::vector<double> times;
   for (int i = 0; i < iterations; ++i) {
@@ -92,12 +93,12 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
       const std::string& oname = exe.graph().outputs()[k]->name();
       if (!fs::exists(p)) throw ge::Error("--check: '" + p + "' is missing (graph output #" + std::to_string(k) + " '" + oname + "')");
       ge::Tensor ref = ge::core::read_tensor_file(p);
-      ge::core::Comparison c = ge::core::compare_tensors(outputs[k], ref, tol);
-      check_ok &= c.ok;
-      std::printf("check output %zu '%s': %s %s\n", k, oname.c_str(), c.ok ? "PASS" : "FAIL", c.message.c_str());
-      check_json.push_back({{"output", oname}, {"ok", c.ok}, {"rel_l2", c.rel_l2}, {"max_abs", c.max_abs},
-                            {"atol", c.atol}, {"worst_index", c.worst_index}, {"worst_out", c.worst_out},
-                            {"worst_ref", c.worst_ref}});
+      ge::core::Comparison cmp = ge::core::compare_tensors(outputs[k], ref, tol);
+      check_ok &= cmp.ok;
+      std::printf("check output %zu '%s': %s %s\n", k, oname.c_str(), cmp.ok ? "PASS" : "FAIL", cmp.message.c_str());
+      check_json.push_back({{"output", oname}, {"ok", cmp.ok}, {"rel_l2", cmp.rel_l2}, {"max_abs", cmp.max_abs},
+                            {"atol", cmp.atol}, {"worst_index", cmp.worst_index}, {"worst_out", cmp.worst_out},
+                            {"worst_ref", cmp.worst_ref}});
     }
     std::printf("check: %s\n", check_ok ? "PASS" : "FAIL");
   }
@@ -107,22 +108,13 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
       ge::core::write_tensor_file(outputs[k], exe.graph().outputs()[k]->name(),
                                   (fs::path(outputs_dir) / ("output_" + std::to_string(k) + ".pb")).string());
   }
-  if (!json_path.empty()) {
-    nlohmann::json j = {{"model", model},
-                        {"backend", backend},
-                        {"nodes_before", nodes_before},
-                        {"kernels", exe.num_kernels()},
-                        {"import_ms", import_ms},
-                        {"compile_ms", compile_ms},
-                        {"stages", prep.stages},
-                        {"run",
-                         {{"threads", threads},
-                          {"iterations", iterations},
-                          {"min_ms", min_ms},
-                          {"median_ms", median_ms},
-                          {"first_run_ms", first_ms},
-                          {"check", check_json}}}};
-    write_json_atomically(j, json_path);
+  if (!json_path.empty() || !common.report.empty()) {
+    nlohmann::json r = make_report(model, c);
+    r["run"] = {{"threads", c.threads},     {"iterations", iterations}, {"min_ms", min_ms},
+                {"median_ms", median_ms},   {"load_ms", load_ms},       {"first_run_ms", first_ms},
+                {"check", check_json}};
+    if (!json_path.empty()) write_json(r, json_path);
+    if (!common.report.empty()) write_json(r, common.report);
   }
   return check_ok ? 0 : 1;
 }

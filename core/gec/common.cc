@@ -1,6 +1,8 @@
 #include "common.h"
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -14,12 +16,24 @@ namespace fs = std::filesystem;
 
 namespace gec {
 
-void CommonOptions::add_to(CLI::App& app) {
+void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--manifest", manifest, "Deployment manifest (TOML); default: the installed default.toml");
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off (default: GE_LOG_LEVEL or warn)");
-  app.add_option("--backend", backend, "Backend to run on (default: the manifest's [backend] name)");
+  app.add_option("--set", sets, "Set any manifest option: SECTION.KEY=VALUE (repeatable)");
+  if (!compile_options) return;
+  app.add_option("-O", opt_level, "Optimization level: -O0 .. -O3 (default: the manifest's, O2)")
+      ->check(CLI::IsMember({"0", "1", "2", "3"}));
+  app.add_option("--numerics", numerics, "strict: only exact passes; relaxed (default)")
+      ->check(CLI::IsMember({"strict", "relaxed"}));
+  app.add_option("--disable", disable, "Disable a pass or fusion rule by name (repeatable)");
+  app.add_option("--backend", backend, "Backend to compile for and run on (default: the manifest's)");
+  app.add_option("--scheduler", scheduler, "Scheduler (= --set scheduler.name=NAME)");
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
+  app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");
+  app.add_flag("--verify-each", verify_each, "Verify the graph (types and shapes) after every pass");
+  app.add_option("--print-after", print_after, "Print the text IR after this pass, or 'all' (repeatable)");
+  app.add_flag("--fail-on-pass-error", fail_on_pass_error, "Fail instead of undoing a pass that throws");
   app.add_flag("--keep-initializer-inputs", keep_initializer_inputs,
                "Keep initializers that are also graph inputs (old IR) as inputs instead of constants");
 }
@@ -27,10 +41,17 @@ void CommonOptions::add_to(CLI::App& app) {
 std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
   if (!log_level.empty()) ge::set_log_level(log_level);
   std::string path = manifest.empty() ? ge::core::default_manifest_path() : manifest;
-  return ge::core::load_environment(ge::core::load_manifest(path));
+  ge::core::Manifest m = ge::core::load_manifest(path);
+  for (const std::string& s : sets) ge::core::apply_override(m, s);
+  if (!opt_level.empty()) m.opt_level = "O" + opt_level;
+  if (!numerics.empty()) m.numerics = numerics;
+  if (!backend.empty()) m.backend = backend;
+  if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
+  for (const std::string& d : disable) m.disabled_passes.push_back(d);
+  return ge::core::load_environment(m);
 }
 
-ge::core::ImportOptions CommonOptions::import_options(const ge::core::Environment& env) const {
+ge::core::ImportOptions CommonOptions::import_options() const {
   ge::core::ImportOptions o;
   o.frontend.keep_initializer_inputs = keep_initializer_inputs;
   for (const std::string& spec : input_shapes) {
@@ -55,14 +76,80 @@ ge::core::ImportOptions CommonOptions::import_options(const ge::core::Environmen
   return o;
 }
 
-std::string CommonOptions::backend_name(const ge::core::Environment& env) const {
-  return backend.empty() ? env.manifest.backend : backend;
+ge::core::CompileOptions CommonOptions::compile_options(const ge::core::Environment& env) const {
+  ge::core::CompileOptions o = ge::core::CompileOptions::from_manifest(env.manifest);
+  o.verify_each = verify_each;
+  o.print_after = print_after;
+  o.fail_on_pass_error = fail_on_pass_error;
+  return o;
 }
 
 int CommonOptions::thread_count(const ge::core::Environment& env) const {
   if (threads > 0) return threads;
   if (env.manifest.threads > 0) return env.manifest.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
+Compiled compile_model(const std::string& model, const ge::core::Environment& env, const CommonOptions& common) {
+  Compiled c;
+  ge::core::ImportOptions io = common.import_options();
+  auto t0 = Clock::now();
+  std::unique_ptr<ge::Graph> g = env.frontend_for(model).load(model, io.frontend);
+  c.import_ms = ms_since(t0);
+  // ONNX nodes minus Constant: a node without inputs whose outputs are known is a constant.
+  for (ge::Node* n : g->nodes()) c.nodes_before += !(n->num_inputs() == 0);
+  auto t1 = Clock::now();
+  ge::core::propagate_shapes(*g, env, io);
+  c.options = common.compile_options(env);
+  c.result = ge::core::compile_graph(*g, env, c.options);
+  c.graph = std::move(g);
+  c.threads = common.thread_count(env);
+  c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{c.options.backend, c.threads});
+  c.compile_ms = ms_since(t1);
+  return c;
+}
+
+nlohmann::json make_report(const std::string& model, const Compiled& c) {
+  nlohmann::json fusions = nlohmann::json::object(), passes = nlohmann::json::array();
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("fusion.", 0) == 0) fusions[k.substr(7)] = v;
+  for (auto& p : c.result.passes)
+    passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
+                      {"nodes_after", p.nodes_after}, {"status", p.status}});
+  return {{"model", model},
+          {"opt_level", "O" + std::to_string(static_cast<int>(c.options.opt_level))},
+          {"numerics", c.options.strict_numerics ? "strict" : "relaxed"},
+          {"backend", c.options.backend},
+          {"nodes_before", c.nodes_before},
+          {"nodes_after", c.graph->num_nodes()},
+          {"kernels", c.exe->num_kernels()},
+          {"aliases", 0},
+          {"fusions", fusions},
+          {"passes", passes},
+          {"import_ms", c.import_ms},
+          {"compile_ms", c.compile_ms},
+          {"memory", nlohmann::json::object()},
+          {"schedule", nlohmann::json::object()},
+          {"ascend", nlohmann::json::object()}};
+}
+
+void write_json(const nlohmann::json& j, const std::string& path) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw ge::Error("cannot write '" + path + "'");
+    }
+  }
+  fs::rename(tmp, path);
 }
 
 std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g) {

@@ -1,32 +1,55 @@
-// Shared pieces of gec's subcommands.
+// Shared pieces of gec's subcommands: one set of options, one compile path, one report.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
+#include "ge/core/pipeline.h"
+#include "ge/core/runtime.h"
 #include "ge/sdk/tensor.h"
 
 namespace gec {
 
-/// Options every subcommand that loads plugins accepts.
+/// Options every subcommand that compiles or runs accepts (`compile`, `run`, `conformance`, …).
 struct CommonOptions {
   std::string manifest;   ///< --manifest; default: the installed default manifest
   std::string log_level;  ///< --log-level
-  std::string backend;    ///< --backend; default from the manifest
-  int threads = 0;        ///< --threads; 0 = manifest value or all cores
-  std::vector<std::string> input_shapes;  ///< --input-shape NAME:D0,D1,...
-  bool keep_initializer_inputs = false;
+  std::string opt_level;  ///< -O0..-O3
+  std::string numerics;   ///< --numerics strict|relaxed
+  std::vector<std::string> disable, sets, print_after, input_shapes;
+  std::string backend, scheduler, report;
+  int threads = 0;  ///< --threads; 0 = manifest value or all cores
+  bool verify_each = false, fail_on_pass_error = false, keep_initializer_inputs = false;
 
-  void add_to(CLI::App& app);
-  /// Applies the log level and loads the manifest's plugins.
+  void add_to(CLI::App& app, bool compile_options = true);
+  /// Applies the log level and overrides, loads the manifest's plugins.
   std::unique_ptr<ge::core::Environment> load_environment() const;
-  ge::core::ImportOptions import_options(const ge::core::Environment& env) const;
-  std::string backend_name(const ge::core::Environment& env) const;
+  ge::core::ImportOptions import_options() const;
+  ge::core::CompileOptions compile_options(const ge::core::Environment& env) const;
   int thread_count(const ge::core::Environment& env) const;
 };
+
+/// A model taken from file to executable, with the figures the report needs.
+struct Compiled {
+  std::shared_ptr<ge::Graph> graph;
+  std::unique_ptr<ge::core::Executable> exe;
+  ge::core::CompileResult result;
+  ge::core::CompileOptions options;
+  size_t nodes_before = 0;
+  double import_ms = 0;   ///< frontend: protobuf parsing and weights
+  double compile_ms = 0;  ///< parsed model → executable in memory
+  int threads = 1;
+};
+Compiled compile_model(const std::string& model, const ge::core::Environment& env, const CommonOptions& common);
+
+/// The report (docs/report.md): one schema for every subcommand.
+nlohmann::json make_report(const std::string& model, const Compiled& c);
+/// Writes JSON through a temporary file and a rename: never a half-written file.
+void write_json(const nlohmann::json& j, const std::string& path);
 
 /// input_K.pb files of DIR, one per graph input (K in graph-input order).
 std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g);
@@ -34,6 +57,7 @@ std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g);
 std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
+int cmd_compile(const std::string& model, const CommonOptions& common);
 int cmd_plugins(const CommonOptions& common);
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
                     const std::string& json_path, double timeout_s, bool verbose);

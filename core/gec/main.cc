@@ -17,15 +17,19 @@ int main(int argc, char** argv) {
   run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
   run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0)->check(CLI::NonNegativeNumber);
-  run->add_option("--json", "Write the figures as JSON to this file")->default_str("");
+  run->add_option("--json", "Write the report with the run figures as JSON (same as --report)")->default_str("");
   run->add_option("--seed", "Seed of random inputs")->default_val(0u);
   run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output")->default_val(1e-5);
   run->add_option("--rtol", "Elementwise relative tolerance")->default_val(1e-4);
   run->add_option("--atol", "Elementwise absolute tolerance (default 1e-6 x max|ref| per output)");
   common.add_to(*run);
 
+  CLI::App* compile = app.add_subcommand("compile", "Import and compile a model; print the passes; --report");
+  compile->add_option("model", model, "Model file (.onnx)")->required();
+  common.add_to(*compile);
+
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
-  common.add_to(*plugins);
+  common.add_to(*plugins, false);
 
   std::string conf_dir;
   std::vector<std::string> filters;
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run->parsed()) return gec::cmd_run(model, common, *run);
+    if (compile->parsed()) return gec::cmd_compile(model, common);
     if (plugins->parsed()) return gec::cmd_plugins(common);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
   } catch (const ge::Error& e) {

@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -64,28 +65,50 @@ struct Reader {
   }
 };
 
-// Sections whose keys belong to plugins (passes, planners, schedulers); the core keeps them as
-// text. The plugin that owns each one validates its keys.
-const std::set<std::string> kPluginSections = {"fusion", "layout", "memory", "scheduler", "registry", "profiler"};
+// Sections whose keys belong to passes and plugins; the pass manager checks every key against
+// the options the loaded passes declare.
+const std::set<std::string> kOptionSections = {"fusion", "simplify", "layout", "memory",
+                                               "scheduler", "registry", "profiler"};
 
-}  // namespace
+std::string toml_text(const toml::node& n) {
+  std::ostringstream os;
+  if (n.is_string()) os << toml::value<std::string>(**n.as_string());  // quoted and escaped
+  else if (n.is_array()) os << *n.as_array();
+  else if (n.is_table()) os << *n.as_table();
+  else if (n.is_integer()) os << **n.as_integer();
+  else if (n.is_floating_point()) os << **n.as_floating_point();
+  else if (n.is_boolean()) os << (**n.as_boolean() ? "true" : "false");
+  return os.str();
+}
 
-Manifest load_manifest(const std::string& path) {
+void parse_into(Manifest& m, const std::string& path, std::vector<std::string>& stack) {
   if (!fs::exists(path)) throw Error("manifest '" + path + "' does not exist");
-  Reader r{fs::weakly_canonical(path).string()};
+  std::string canon = fs::weakly_canonical(path).string();
+  for (auto& s : stack)
+    if (s == canon) throw Error("manifest '" + canon + "' includes itself (through " + stack.front() + ")");
+  stack.push_back(canon);
+  Reader r{canon};
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse_file(canon);
   } catch (const toml::parse_error& e) {
-    throw Error(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    throw Error(canon + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
-  Manifest m;
-  m.path = r.file;
-  fs::path base = fs::path(m.path).parent_path();
+  fs::path base = fs::path(canon).parent_path();
 
-  std::set<std::string> top = {"plugin", "compile", "backend"};
-  top.insert(kPluginSections.begin(), kPluginSections.end());
+  std::set<std::string> top = {"include", "plugin", "compile", "backend"};
+  top.insert(kOptionSections.begin(), kOptionSections.end());
   r.check_keys(root, top, "the manifest's top level");
+
+  // include = "base.toml": the base is read first; this file overrides it key by key, and its
+  // [[plugin]] entries replace the base's entries of the same name.
+  if (const toml::node* inc = root.get("include")) {
+    if (!inc->is_string()) r.fail(*inc, "'include' must be a string (a manifest path relative to this file)");
+    fs::path ip(**inc->as_string());
+    fs::path full = (ip.is_absolute() ? ip : base / ip).lexically_normal();
+    parse_into(m, full.string(), stack);
+    m.includes.push_back(full.string());
+  }
 
   if (const toml::node* p = root.get("plugin")) {
     if (!p->is_array_of_tables()) r.fail(*p, "'plugin' must be an array of tables ([[plugin]])");
@@ -97,15 +120,22 @@ Manifest load_manifest(const std::string& path) {
       pe.origin = r.at(t);
       pe.name = r.str(t, "name", "[[plugin]]", "");
       if (pe.name.empty()) r.fail(t, "[[plugin]] entry without 'name'");
-      std::string rel = r.str(t, "path", "plugin." + pe.name, "");
-      if (rel.empty()) r.fail(t, "plugin '" + pe.name + "' has no 'path'");
-      fs::path pp(rel);
-      pe.path = (pp.is_absolute() ? pp : base / pp).lexically_normal().string();
-      pe.version = r.str(t, "version", "plugin." + pe.name, "");
-      pe.sha256 = r.str(t, "sha256", "plugin." + pe.name, "");
-      pe.enabled = r.boolean(t, "enabled", "plugin." + pe.name, true);
       if (!seen.insert(pe.name).second) r.fail(t, "plugin '" + pe.name + "' is listed twice");
-      m.plugins.push_back(std::move(pe));
+      auto old = std::find_if(m.plugins.begin(), m.plugins.end(), [&](auto& x) { return x.name == pe.name; });
+      bool overrides = old != m.plugins.end();
+      std::string rel = r.str(t, "path", "plugin." + pe.name, "");
+      if (rel.empty() && !overrides) r.fail(t, "plugin '" + pe.name + "' has no 'path'");
+      if (!rel.empty()) {
+        fs::path pp(rel);
+        pe.path = (pp.is_absolute() ? pp : base / pp).lexically_normal().string();
+      } else {
+        pe.path = old->path;  // an override of an included entry may change only its options
+      }
+      pe.version = r.str(t, "version", "plugin." + pe.name, overrides ? old->version : "");
+      pe.sha256 = r.str(t, "sha256", "plugin." + pe.name, overrides ? old->sha256 : "");
+      pe.enabled = r.boolean(t, "enabled", "plugin." + pe.name, overrides ? old->enabled : true);
+      if (overrides) *old = std::move(pe);
+      else m.plugins.push_back(std::move(pe));
     }
   }
   if (const toml::node* c = root.get("compile")) {
@@ -117,23 +147,82 @@ Manifest load_manifest(const std::string& path) {
     m.numerics = r.str(t, "numerics", "compile", m.numerics);
     if (m.numerics != "relaxed" && m.numerics != "strict")
       r.fail(*t.get("numerics"), "'compile.numerics' must be \"relaxed\" or \"strict\"");
-    m.disabled_passes = r.strings(t, "disable", "compile");
+    if (t.get("disable")) m.disabled_passes = r.strings(t, "disable", "compile");
   }
   if (const toml::node* b = root.get("backend")) {
     const toml::table& t = r.table(*b, "backend");
     r.check_keys(t, {"name", "threads"}, "[backend]");
     m.backend = r.str(t, "name", "backend", m.backend);
-    m.threads = static_cast<int>(r.integer(t, "threads", "backend", 0));
+    m.threads = static_cast<int>(r.integer(t, "threads", "backend", m.threads));
     if (m.threads < 0) r.fail(*t.get("threads"), "'backend.threads' must be >= 0");
   }
-  for (const std::string& s : kPluginSections) {
+  for (const std::string& s : kOptionSections) {
     if (const toml::node* n = root.get(s)) {
-      std::ostringstream os;
-      os << r.table(*n, s);
-      m.sections[s] = os.str();
+      const toml::table& t = r.table(*n, s);
+      for (auto&& [k, v] : t) m.sections[s][std::string(k.str())] = OptionValue{toml_text(v), r.at(v)};
     }
   }
+  stack.pop_back();
+}
+
+}  // namespace
+
+Manifest load_manifest(const std::string& path) {
+  Manifest m;
+  std::vector<std::string> stack;
+  parse_into(m, path, stack);
+  m.path = fs::weakly_canonical(path).string();
   return m;
+}
+
+void apply_override(Manifest& m, const std::string& assignment) {
+  auto eq = assignment.find('=');
+  auto dot = assignment.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq)
+    throw Error("--set '" + assignment + "': expected SECTION.KEY=VALUE");
+  std::string section = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
+  std::string value = assignment.substr(eq + 1);
+  // VALUE is TOML; a bare word (O1, auto) is taken as a string.
+  toml::table t;
+  try {
+    t = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    t = toml::table{{"v", value}};
+  }
+  const toml::node& v = *t.get("v");
+  std::string what = "--set " + section + "." + key;
+  auto need_string = [&]() -> std::string {
+    if (!v.is_string()) throw Error(what + ": expected a string");
+    return **v.as_string();
+  };
+  if (section == "compile") {
+    if (key == "opt_level") {
+      std::string s = need_string();
+      if (s != "O0" && s != "O1" && s != "O2" && s != "O3") throw Error(what + ": must be one of O0, O1, O2, O3");
+      m.opt_level = s;
+    } else if (key == "numerics") {
+      std::string s = need_string();
+      if (s != "relaxed" && s != "strict") throw Error(what + ": must be relaxed or strict");
+      m.numerics = s;
+    } else if (key == "disable") {
+      m.disabled_passes.push_back(need_string());
+    } else {
+      throw Error(what + ": unknown key '" + key + "' in [compile] (known: disable, numerics, opt_level)");
+    }
+  } else if (section == "backend") {
+    if (key == "name") {
+      m.backend = need_string();
+    } else if (key == "threads") {
+      if (!v.is_integer() || **v.as_integer() < 0) throw Error(what + ": must be an integer >= 0");
+      m.threads = static_cast<int>(**v.as_integer());
+    } else {
+      throw Error(what + ": unknown key '" + key + "' in [backend] (known: name, threads)");
+    }
+  } else if (kOptionSections.count(section)) {
+    m.sections[section][key] = OptionValue{toml_text(v), "--set"};
+  } else {
+    throw Error(what + ": unknown section '" + section + "'");
+  }
 }
 
 }  // namespace ge::core

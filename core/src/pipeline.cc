@@ -1,8 +1,80 @@
+// The pass manager: orders passes by stage, skips by level / name / numerics policy, applies
+// fusion rules, times everything, verifies and prints on request, and restores the graph from
+// before a pass that throws.
 #include "ge/core/pipeline.h"
 
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <set>
+
+#include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
+#include "ge/sdk/text_ir.h"
 #include "ge/sdk/verifier.h"
+#include "pass_context.h"
 
 namespace ge::core {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+/// Applies one fusion rule at every anchor until no match is left (bounded).
+bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx) {
+  FusionRuleInfo info = rule.info();
+  std::vector<std::string> anchors = rule.anchor_ops();
+  bool changed = false;
+  for (int sweep = 0; sweep < 64; ++sweep) {
+    bool any = false;
+    for (Node* n : g.topological_order()) {
+      if (std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
+      Match m;
+      if (!rule.match(*n, ctx, m)) continue;
+      rule.rewrite(g, ctx, m);
+      ctx.count("fusion." + info.name, 1);
+      any = true;
+      break;  // the node list changed: restart from a fresh order
+    }
+    if (!any) break;
+    changed = true;
+    sweep = 0;
+  }
+  return changed;
+}
+
+void check_names(const Environment& env, const CompileOptions& o) {
+  std::set<std::string> known;
+  for (auto& [p, src] : env.passes) known.insert(p->info().name);
+  for (auto& [r, src] : env.fusion_rules) known.insert(r->info().name);
+  auto check = [&](const std::string& name, const char* where) {
+    if (known.count(name)) return;
+    std::string list;
+    for (auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw Error(std::string(where) + " names '" + name + "', which is no loaded pass or fusion rule (known: " +
+                (list.empty() ? "none" : list) + ")");
+  };
+  for (auto& d : o.disabled) check(d, "disable");
+  if (o.fusion_enable)
+    for (auto& e : *o.fusion_enable) check(e, "[fusion] enable");
+  if (o.only)
+    for (auto& e : *o.only) check(e, "only");
+}
+
+/// Every key of the option sections must be read by some loaded pass (or the core itself).
+void check_options(const Environment& env) {
+  std::set<std::string> declared = {"fusion.enable", "fusion.disable", "registry.files"};
+  for (auto& [p, src] : env.passes)
+    for (auto& o : p->info().options) declared.insert(o);
+  for (auto& [section, keys] : env.manifest.sections)
+    for (auto& [key, val] : keys)
+      if (!declared.count(section + "." + key))
+        throw Error(val.origin + ": unknown key '" + key + "' in [" + section +
+                    "]: no loaded plugin reads it");
+}
+
+}  // namespace
 
 const std::vector<std::string>& pipeline_stages() {
   static const std::vector<std::string> stages = {"import", "canonicalize", "simplify", "fusion",
@@ -10,11 +82,105 @@ const std::vector<std::string>& pipeline_stages() {
   return stages;
 }
 
-PipelineReport run_pipeline(Graph& g, const Environment& env) {
-  PipelineReport r;
-  for (size_t i = 1; i < pipeline_stages().size(); ++i) r.stages.push_back(pipeline_stages()[i] + ": 0 passes");
+CompileOptions CompileOptions::from_manifest(const Manifest& m) {
+  CompileOptions o;
+  o.opt_level = opt_level_from_name(m.opt_level);
+  o.strict_numerics = m.numerics == "strict";
+  o.disabled = m.disabled_passes;
+  o.backend = m.backend;
+  auto strings = [&](const std::string& key) -> std::optional<std::vector<std::string>> {
+    auto s = m.sections.find("fusion");
+    if (s == m.sections.end() || !s->second.count(key)) return std::nullopt;
+    // Values are TOML arrays of strings: ["a", "b"].
+    std::vector<std::string> out;
+    const std::string& t = s->second.at(key).toml;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '"') continue;
+      size_t j = t.find('"', i + 1);
+      if (j == std::string::npos) break;
+      out.push_back(t.substr(i + 1, j - i - 1));
+      i = j;
+    }
+    return out;
+  };
+  o.fusion_enable = strings("enable");
+  if (auto d = strings("disable")) o.disabled.insert(o.disabled.end(), d->begin(), d->end());
+  return o;
+}
+
+CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptions& opts) {
+  auto t_all = Clock::now();
+  check_names(env, opts);
+  check_options(env);
+  CompileResult result;
+  HostPassContext ctx(env, opts, g, result.counters);
+  std::ostream& print_to = opts.print_to ? *opts.print_to : std::cerr;
+  bool print_all = std::find(opts.print_after.begin(), opts.print_after.end(), "all") != opts.print_after.end();
+
+  // One unit of work: a pass, or a fusion rule applied to a fixed point.
+  struct Unit {
+    std::string name;
+    Stage stage;
+    OptLevel min_level;
+    NumericsEffect numerics;
+    std::function<bool(Graph&)> run;
+  };
+  std::vector<Unit> units;
+  std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> rules = env.fusion_rules;
+  std::stable_sort(rules.begin(), rules.end(),
+                   [](auto& a, auto& b) { return a.first->info().priority > b.first->info().priority; });
+  for (auto& [r, src] : rules) {
+    FusionRuleInfo i = r->info();
+    FusionRule* rule = r.get();
+    units.push_back({i.name, Stage::Fusion, i.min_level, i.numerics, [rule, &ctx](Graph& gr) { return apply_rule(*rule, gr, ctx); }});
+  }
+  for (auto& [p, src] : env.passes) {
+    PassInfo i = p->info();
+    Pass* pass = p.get();
+    units.push_back({i.name, i.stage, i.min_level, i.numerics, [pass, &ctx](Graph& gr) { return pass->run(gr, ctx); }});
+  }
+  // Stable: within a stage, fusion rules (by priority) first, then passes in registration order.
+  std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.stage < b.stage; });
+
+  for (Unit& u : units) {
+    PassRecord rec{u.name, std::string(stage_name(u.stage)), 0, false, g.num_nodes(), "ran"};
+    std::string skip = ctx.skip_reason(u.name, u.min_level, u.numerics);
+    if (opts.only && std::find(opts.only->begin(), opts.only->end(), u.name) == opts.only->end())
+      skip = "skipped: not selected";
+    if (u.stage == Stage::Fusion && skip.empty() && opts.fusion_enable && !ctx.rule_enabled(u.name)) {
+      bool is_rule = std::any_of(env.fusion_rules.begin(), env.fusion_rules.end(),
+                                 [&](auto& r) { return r.first->info().name == u.name; });
+      if (is_rule) skip = "skipped: not in [fusion] enable";
+    }
+    if (!skip.empty()) {
+      rec.status = skip;
+      result.passes.push_back(rec);
+      continue;
+    }
+    std::unique_ptr<Graph> backup = g.clone();
+    auto t0 = Clock::now();
+    try {
+      rec.changed = u.run(g);
+      if (opts.verify_each) verify_graph_or_throw(g, &env.ops);
+    } catch (const std::exception& e) {
+      rec.ms = ms_since(t0);
+      if (opts.fail_on_pass_error) throw Error("pass '" + u.name + "' failed: " + e.what());
+      g.swap(*backup);  // the graph as it was before this pass
+      rec.status = std::string("failed: ") + e.what() + " (graph restored)";
+      log(LogLevel::Warn, "pass '" + u.name + "' failed and was undone: " + e.what());
+      rec.nodes_after = g.num_nodes();
+      result.passes.push_back(rec);
+      continue;
+    }
+    rec.ms = ms_since(t0);
+    rec.nodes_after = g.num_nodes();
+    result.passes.push_back(rec);
+    if (print_all || std::find(opts.print_after.begin(), opts.print_after.end(), u.name) != opts.print_after.end())
+      print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
+  }
   verify_graph_or_throw(g, &env.ops);
-  return r;
+  result.ms = ms_since(t_all);
+  return result;
 }
 
 }  // namespace ge::core

@@ -7,6 +7,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "ge/core/environment.h"
 #include "ge/core/onnx_frontend.h"
@@ -50,7 +51,10 @@ class HostRegistrar : public Registrar {
   const std::string& plugin_dir() const override { return dir_; }
   std::string options_toml() const override {
     auto it = env_.manifest.sections.find(info_.name);
-    return it == env_.manifest.sections.end() ? "" : it->second;
+    if (it == env_.manifest.sections.end()) return "";
+    std::string text;
+    for (auto& [k, v] : it->second) text += k + " = " + v.toml + "\n";
+    return text;
   }
   void add_op(OpDef def) override {
     def.source = info_.name;
@@ -199,6 +203,32 @@ void load_one(Environment& env, const PluginEntry& e) {
   log(LogLevel::Debug, "loaded plugin " + stored.name + " " + stored.version + " from " + e.path);
 }
 
+/// `[registry] files = [...]`: op definitions as data, relative to the manifest that names them.
+/// An entry for an existing (op, version) replaces its metadata and keeps its shape inference.
+void load_registry_files(Environment& env) {
+  auto sec = env.manifest.sections.find("registry");
+  if (sec == env.manifest.sections.end() || !sec->second.count("files")) return;
+  const OptionValue& v = sec->second.at("files");
+  std::string origin_file = v.origin.substr(0, v.origin.rfind(':'));
+  fs::path base = fs::path(origin_file).parent_path();
+  const std::string& t = v.toml;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] != '"') continue;
+    size_t j = t.find('"', i + 1);
+    if (j == std::string::npos) break;
+    fs::path p(t.substr(i + 1, j - i - 1));
+    i = j;
+    fs::path full = p.is_absolute() ? p : base / p;
+    std::ifstream in(full);
+    if (!in) throw Error(v.origin + ": registry file '" + full.string() + "' cannot be read");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (OpDef& d : parse_op_defs_toml(text, full.string())) {
+      d.source = "registry file " + full.filename().string();
+      env.ops.add_or_replace(std::move(d));
+    }
+  }
+}
+
 }  // namespace
 
 Backend& Environment::backend(const std::string& name) const {
@@ -229,6 +259,7 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   env->frontends.push_back(make_onnx_frontend());
   for (const PluginEntry& e : manifest.plugins)
     if (e.enabled) load_one(*env, e);
+  load_registry_files(*env);
   return env;
 }
 

@@ -206,4 +206,18 @@ std::unique_ptr<Graph> Graph::clone() const {
   return g;
 }
 
+void Graph::swap(Graph& o) noexcept {
+  std::swap(name, o.name);
+  std::swap(opsets, o.opsets);
+  nodes_.swap(o.nodes_);
+  values_.swap(o.values_);
+  value_index_.swap(o.value_index_);
+  node_index_.swap(o.node_index_);
+  inputs_.swap(o.inputs_);
+  outputs_.swap(o.outputs_);
+  std::swap(name_counter_, o.name_counter_);
+  for (auto& n : nodes_) n->graph_ = this;
+  for (auto& n : o.nodes_) n->graph_ = &o;
+}
+
 }  // namespace ge

@@ -46,6 +46,17 @@ void OpRegistry::add(OpDef def) {
   versions.emplace(def.since_version, std::move(def));
 }
 
+void OpRegistry::add_or_replace(OpDef def) {
+  auto& versions = defs_[key_of(def.domain, def.op_type)];
+  auto it = versions.find(def.since_version);
+  if (it == versions.end()) {
+    add(std::move(def));
+    return;
+  }
+  if (!def.infer) def.infer = it->second.infer;
+  it->second = std::move(def);
+}
+
 void OpRegistry::set_infer(const std::string& domain, const std::string& op_type, ShapeInferenceFn fn) {
   auto it = defs_.find(key_of(domain, op_type));
   if (it == defs_.end()) throw Error("shape inference for unknown op " + op_type + " (no definition registered)");

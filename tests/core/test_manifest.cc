@@ -28,7 +28,7 @@ TEST(Manifest, ReadsPluginsAndSections) {
   EXPECT_EQ(m.numerics, "strict");
   EXPECT_EQ(m.disabled_passes, std::vector<std::string>{"cse"});
   EXPECT_EQ(m.threads, 2);
-  EXPECT_TRUE(m.sections.count("memory"));
+  EXPECT_EQ(m.sections.at("memory").at("planner").toml, "\"auto\"");
 }
 
 TEST(Manifest, UnknownKeyNamesKeyFileAndLine) {

@@ -15,6 +15,12 @@ struct PluginEntry {
   std::string origin;     ///< "file:line" of the entry, for messages
 };
 
+/// One option of a plugin-owned section: its value as TOML text and where it was written.
+struct OptionValue {
+  std::string toml;    ///< e.g. "1048576", "\"auto\"", "[\"conv_bn\"]"
+  std::string origin;  ///< "file:line", or "--set" for command-line overrides
+};
+
 struct Manifest {
   std::string path;  ///< file it was read from ("" for built-in defaults)
   std::vector<PluginEntry> plugins;
@@ -23,10 +29,18 @@ struct Manifest {
   std::vector<std::string> disabled_passes;
   std::string backend = "cpu";
   int threads = 0;  ///< 0 = all cores
-  /// Sections not interpreted by the core ([layout], [memory], [scheduler], [fusion], per-plugin
-  /// sections) kept as TOML text for the plugins that read them.
-  std::map<std::string, std::string> sections;
+  /// Options of the sections passes and plugins read ([fusion], [simplify], [layout], [memory],
+  /// [scheduler], [registry], [profiler]): section → key → value. Keys nobody declares are
+  /// refused when the pipeline starts (see PassManager), naming the key and its origin.
+  std::map<std::string, std::map<std::string, OptionValue>> sections;
+  /// Includes already merged into this manifest (for messages).
+  std::vector<std::string> includes;
 };
+
+/// Applies `--set SECTION.KEY=VALUE`: compile.*, backend.* set the typed fields (checked like the
+/// file); other sections store VALUE as TOML text (a bare word is taken as a string). Throws
+/// ge::Error naming the option on a malformed one.
+void apply_override(Manifest& m, const std::string& assignment);
 
 /// Reads and validates a manifest. Unknown keys and wrong types are errors naming the key,
 /// file and line (ge::Error).

@@ -150,6 +150,8 @@ class Graph {
 
   /// A deep copy (the pass manager restores from it when a pass throws). Constant data is shared.
   std::unique_ptr<Graph> clone() const;
+  /// Exchanges the whole contents of two graphs (nodes keep pointing at their new owner).
+  void swap(Graph& other) noexcept;
 
  private:
   std::list<std::unique_ptr<Node>> nodes_;

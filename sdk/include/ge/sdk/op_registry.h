@@ -117,6 +117,10 @@ class OpRegistry {
   /// Adds a definition. A second definition of the same (domain, op_type, since_version)
   /// throws ge::Error naming both sources.
   void add(OpDef def);
+  /// Adds a definition, replacing an existing one of the same (domain, op_type, since_version)
+  /// but keeping its shape inference when `def` has none — how a manifest's registry file changes
+  /// an op's fusion metadata (pattern, fuse_flag) without code.
+  void add_or_replace(OpDef def);
   /// Attaches shape inference to every definition of op_type in domain (any version).
   void set_infer(const std::string& domain, const std::string& op_type, ShapeInferenceFn fn);
   /// The definition a model at `opset` uses, or null.

@@ -37,6 +37,9 @@ struct PassInfo {
   NumericsEffect numerics = NumericsEffect::Exact;
   bool runtime_safe = false;  ///< light and exact enough to run at plan load
   std::string summary;
+  /// Manifest options the pass reads, as "section.key" (e.g. "simplify.fold_limit_bytes"). The
+  /// pass manager refuses manifest keys that no loaded pass declares.
+  std::vector<std::string> options;
 };
 
 /// What a pass or rule sees besides the graph: registries, settings, options, statistics.

@@ -1,0 +1,40 @@
+// The PassContext the pass manager gives passes and fusion rules (core-internal).
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+
+#include "ge/core/environment.h"
+#include "ge/core/pipeline.h"
+#include "ge/sdk/pass.h"
+
+namespace ge::core {
+
+class HostPassContext : public PassContext {
+ public:
+  HostPassContext(const Environment& env, const CompileOptions& opts, const Graph& g,
+                  std::map<std::string, int64_t>& counters)
+      : env_(env), opts_(opts), graph_(g), counters_(counters) {}
+
+  const OpRegistry& ops() const override { return env_.ops; }
+  const KernelRegistry& kernels() const override { return env_.kernels; }
+  const std::string& backend() const override { return opts_.backend; }
+  OptLevel opt_level() const override { return opts_.opt_level; }
+  bool strict_numerics() const override { return opts_.strict_numerics; }
+  std::optional<std::string> option(const std::string& section, const std::string& key) const override;
+  bool rule_enabled(const std::string& rule) const override;
+  void count(const std::string& counter, int64_t n) override { counters_[counter] += n; }
+  void infer_shapes(Node& n) const override;
+  std::optional<std::vector<Tensor>> evaluate(const Node& n) const override;
+
+  /// Why a pass or rule does not run ("" when it runs).
+  std::string skip_reason(const std::string& name, OptLevel min_level, NumericsEffect numerics) const;
+
+ private:
+  const Environment& env_;
+  const CompileOptions& opts_;
+  const Graph& graph_;
+  std::map<std::string, int64_t>& counters_;
+};
+
+}  // namespace ge::core
