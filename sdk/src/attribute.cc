@@ -1,8 +1,7 @@
 #include "ge/sdk/attribute.h"
 
-#include <sstream>
-
 #include "ge/sdk/error.h"
+#include "text_ir_syntax.h"
 
 namespace ge {
 
@@ -22,22 +21,14 @@ std::string_view attr_type_name(AttrType t) {
 AttrType attr_type_of(const AttrValue& v) { return static_cast<AttrType>(v.index()); }
 
 namespace {
+// Shortest exact text, with ".0" added to integral values so that a float attribute never
+// reads back as an int (the text IR parser tells the kinds apart by that).
 std::string fmt_float(float f) {
-  std::ostringstream os;
-  os.precision(9);
-  os << f;
-  std::string s = os.str();
+  std::string s = text_ir::shortest(f);
   if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
   return s;
 }
-std::string quote(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o + "\"";
-}
+using text_ir::quote;
 }  // namespace
 
 std::string attr_to_string(const AttrValue& v) {
