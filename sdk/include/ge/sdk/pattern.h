@@ -33,6 +33,7 @@ class Pattern {
  public:
   /// A node whose op type is `op_type` (alternatives separated by '|', e.g. "Relu|Clip") and whose
   /// inputs match `inputs` in order (fewer patterns than inputs: the rest are unconstrained).
+  /// A bare op type means the default (ONNX) domain; "ge.FusedConv" names domain "ge".
   static Pattern op(const std::string& op_type, std::vector<Pattern> inputs = {});
   /// Any value. A non-empty capture binds it; a repeated name must bind the same value.
   static Pattern any(const std::string& capture = "");
