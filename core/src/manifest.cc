@@ -70,14 +70,35 @@ struct Reader {
 const std::set<std::string> kOptionSections = {"fusion", "simplify", "layout", "memory",
                                                "scheduler", "registry", "profiler"};
 
+/// A value's TOML text in one normal form: basic (double-quoted) strings, arrays as [a, b], so
+/// that readers of the option text need to handle one spelling only.
 std::string toml_text(const toml::node& n) {
   std::ostringstream os;
-  if (n.is_string()) os << toml::value<std::string>(**n.as_string());  // quoted and escaped
-  else if (n.is_array()) os << *n.as_array();
-  else if (n.is_table()) os << *n.as_table();
-  else if (n.is_integer()) os << **n.as_integer();
-  else if (n.is_floating_point()) os << **n.as_floating_point();
-  else if (n.is_boolean()) os << (**n.as_boolean() ? "true" : "false");
+  if (n.is_string()) {
+    os << '"';
+    for (char c : **n.as_string()) {
+      if (c == '"' || c == '\\') os << '\\' << c;
+      else if (c == '\n') os << "\\n";
+      else os << c;
+    }
+    os << '"';
+  } else if (n.is_array()) {
+    os << '[';
+    bool first = true;
+    for (auto& e : *n.as_array()) {
+      os << (first ? "" : ", ") << toml_text(e);
+      first = false;
+    }
+    os << ']';
+  } else if (n.is_table()) {
+    os << *n.as_table();
+  } else if (n.is_integer()) {
+    os << **n.as_integer();
+  } else if (n.is_floating_point()) {
+    os << **n.as_floating_point();
+  } else if (n.is_boolean()) {
+    os << (**n.as_boolean() ? "true" : "false");
+  }
   return os.str();
 }
 

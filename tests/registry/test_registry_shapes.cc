@@ -32,6 +32,8 @@ class TestRegistrar : public Registrar {
   void add_kernel(KernelDef) override {}
   void add_backend(std::shared_ptr<Backend>) override {}
   void add_frontend(std::shared_ptr<Frontend>) override {}
+  void add_pass(std::shared_ptr<Pass>) override {}
+  void add_fusion_rule(std::shared_ptr<FusionRule>) override {}
 
  private:
   std::string name_ = "registry";
