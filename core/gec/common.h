@@ -59,6 +59,8 @@ std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
 int cmd_compile(const std::string& model, const CommonOptions& common);
 int cmd_plugins(const CommonOptions& common);
+int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
+                const std::string& level_b, const std::string& inputs_dir, double threshold);
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
                     const std::string& json_path, double timeout_s, bool verbose);
 

@@ -28,6 +28,16 @@ int main(int argc, char** argv) {
   compile->add_option("model", model, "Model file (.onnx)")->required();
   common.add_to(*compile);
 
+  std::string cmp_a = "0", cmp_b = "2", cmp_inputs;
+  double cmp_threshold = 1e-5;
+  CLI::App* compare = app.add_subcommand("compare", "Run a model at two levels; relative error of every common tensor");
+  compare->add_option("model", model, "Model file (.onnx)")->required();
+  compare->add_option("--from", cmp_a, "Reference level (default 0)")->check(CLI::IsMember({"0", "1", "2", "3"}));
+  compare->add_option("--to", cmp_b, "Compared level (default 2)")->check(CLI::IsMember({"0", "1", "2", "3"}));
+  compare->add_option("--inputs", cmp_inputs, "Folder with input_K.pb (default: seeded random inputs)");
+  compare->add_option("--threshold", cmp_threshold, "Relative L2 error marked as drift (default 1e-5)");
+  common.add_to(*compare);
+
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
   common.add_to(*plugins, false);
 
@@ -52,6 +62,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return gec::cmd_run(model, common, *run);
     if (compile->parsed()) return gec::cmd_compile(model, common);
+    if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold);
     if (plugins->parsed()) return gec::cmd_plugins(common);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
   } catch (const ge::Error& e) {

@@ -57,6 +57,14 @@ Executable::~Executable() = default;
 
 size_t Executable::num_kernels() const { return impl_->steps.size(); }
 
+std::optional<Tensor> Executable::value(const std::string& name) const {
+  const Value* v = graph_->find_value(name);
+  if (!v) return std::nullopt;
+  auto it = impl_->buffers.find(v);
+  if (it == impl_->buffers.end()) return std::nullopt;
+  return it->second.clone();
+}
+
 std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) {
   const Graph& g = *graph_;
   if (inputs.size() != g.inputs().size())

@@ -1,6 +1,7 @@
 // ge/core/runtime.h — runs a compiled graph: one kernel per node, in order, on the host.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class Executable {
   /// shape (ge::Error naming the input otherwise). Returns the outputs in graph().outputs() order.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
   size_t num_kernels() const;
+  /// The contents a produced value had at the end of the last run() (a copy), or std::nullopt
+  /// when the name is not a produced value of this graph. `gec compare` reads intermediates so.
+  std::optional<Tensor> value(const std::string& name) const;
 
  private:
   struct Impl;
