@@ -4,6 +4,7 @@
 
 #include "ge/core/environment.h"
 #include "ge/core/manifest.h"
+#include "ge/sdk/op_registry.h"
 #include "ge/sdk/error.h"
 #include "test_helpers.h"
 
@@ -89,4 +90,32 @@ TEST(PluginHost, DisabledPluginsAreNotLoaded) {
   auto env = core::load_environment(core::load_manifest(
       test::write_temp_manifest(plugin("ghost", "libge_nothing_here.so", "enabled = false\n"))));
   EXPECT_TRUE(env->plugins.empty());
+}
+
+namespace {
+std::string std_plugin(const std::string& name) {
+  return "[[plugin]]\nname = \"" + name + "\"\npath = \"" + std::string(GE_PLUGIN_DIR) + "/libge_" + name + ".so\"\n";
+}
+}  // namespace
+
+TEST(PluginHost, RefusesASecondDefinitionOfAnOpVersion) {
+  std::string m = load_error(std_plugin("registry") + plugin("dup_op", "libge_test_dup_op.so"));
+  expect_contains(m, "registration failed: op Relu (since version 14) registered twice: by 'registry' and by 'dup_op'");
+}
+
+TEST(PluginHost, RefusesASecondKernelForAnOp) {
+  std::string m = load_error(std_plugin("cpu_backend") + plugin("dup_kernel", "libge_test_dup_kernel.so"));
+  expect_contains(m, "registration failed: kernel for Relu on backend 'cpu' registered twice: by 'cpu_backend' and by 'dup_kernel'");
+}
+
+TEST(PluginHost, ManifestRegistryFilesOverrideFusionMetadata) {
+  std::string extra = test::write_temp_manifest(
+      "[[op]]\nname = \"Relu\"\nsince = 14\npattern = \"elementwise\"\nfuse_flag = \"never\"\n", "relu_never");
+  auto env = core::load_environment(core::load_manifest(
+      test::write_temp_manifest(std_plugin("registry") + "[registry]\nfiles = [\"" + extra + "\"]\n")));
+  const OpDef* relu = env->ops.find("", "Relu", 14);
+  ASSERT_NE(relu, nullptr);
+  EXPECT_EQ(relu->fuse_flag, FuseFlag::Never);
+  EXPECT_TRUE(static_cast<bool>(relu->infer));  // shape inference kept from the plugin's definition
+  EXPECT_EQ(env->ops.find("", "Relu", 13)->fuse_flag, FuseFlag::Fusable);  // other versions untouched
 }
