@@ -154,7 +154,7 @@ export function printLatency(rows, baseline, out) {
     { head: 'GE/ORT', cell: (r) => r.ge_over_ort, digits: 2 },
     { head: 'GE GFLOP/s', cell: (r) => r.ge_gflops, digits: 1 },
     { head: '% peak', cell: (r) => r.ge_pct_peak, digits: 1 },
-    { head: 'nodes', cell: (r) => r.ge.nodes_before, digits: 0 },
+    { head: 'GE nodes', cell: (r) => r.ge.nodes_before, digits: 0 },
     { head: 'GE kernels', cell: (r) => r.ge.kernels, digits: 0 },
     { head: 'ORT nodes', cell: (r) => r.ort.optimized_nodes, digits: 0 },
     { head: 'GE RSS MB', cell: (r) => mb(r.ge.rss_kb), digits: 0 },

@@ -32,7 +32,7 @@ export function memoryRows(latencyRows) {
 }
 
 export function printMemory(rows, out) {
-  if (!rows.length) { out('memory planners not available yet (gec run --json has no "memory" key)'); return; }
+  if (!rows.length) { out('memory planners not available yet (no planner figures under "memory" in gec run --json)'); return; }
   const mib = (b) => (b === null ? null : b / (1 << 20));
   printTable([
     { head: 'model', left: true, cell: (r) => r.model },
