@@ -1,0 +1,55 @@
+// plugins/fusion/fused_elementwise_infer.cc — shape inference of ge.FusedElementwise: checks the
+// SSA program (ops/elementwise.toml documents the encoding) and sets the output to the numpy
+// broadcast of all inputs, which equals the root's shape since every op in the tree broadcasts.
+#include <string>
+
+#include "ge/sdk/op_registry.h"
+#include "registration.h"
+
+namespace ge::fusion {
+namespace {
+
+/// Operand count of an instruction, or -1 for an op the program may not contain.
+int fused_op_arity(const std::string& op) {
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") return 2;
+  if (op == "Sqrt" || op == "Erf" || op == "Relu" || op == "Sigmoid" || op == "Clip") return 1;
+  return -1;
+}
+
+void infer_fused_elementwise(InferContext& ctx) {
+  const Node& n = ctx.node();
+  const auto* ops_attr = n.attrs.find("ops");
+  if (!ops_attr || !std::holds_alternative<std::vector<std::string>>(*ops_attr)) ctx.fail("needs a strings attribute 'ops'");
+  const auto& ops = std::get<std::vector<std::string>>(*ops_attr);
+  const std::vector<int64_t> args = ctx.attr_ints("args");
+  const std::vector<float> imms = n.attrs.get_floats("imms");
+  if (ops.empty()) ctx.fail("empty program");
+  const auto nin = static_cast<int64_t>(ctx.num_inputs());
+  size_t a = 0, clips = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const int arity = fused_op_arity(ops[i]);
+    if (arity < 0) ctx.fail("instruction " + std::to_string(i) + ": unsupported op '" + ops[i] + "'");
+    for (int k = 0; k < arity; ++k, ++a) {
+      if (a >= args.size()) ctx.fail("args ends inside instruction " + std::to_string(i));
+      if (args[a] < 0 || args[a] >= nin + static_cast<int64_t>(i))
+        ctx.fail("instruction " + std::to_string(i) + " reads operand " + std::to_string(args[a]) +
+                 ", which is not an input or an earlier result");
+    }
+    if (ops[i] == "Clip") ++clips;
+  }
+  if (a != args.size()) ctx.fail("args has " + std::to_string(args.size() - a) + " operands past the last instruction");
+  if (imms.size() != 2 * clips) ctx.fail("imms must hold [min, max] for each Clip");
+  if (nin == 0) ctx.fail("needs at least one input");
+  Shape out = ctx.input_shape(0);
+  for (int64_t i = 0; i < nin; ++i) {
+    if (ctx.input_type(i) != DataType::Float32) ctx.fail("input " + std::to_string(i) + " is not float32");
+    out = broadcast_shapes(out, ctx.input_shape(i), n.describe());
+  }
+  ctx.set_output(0, DataType::Float32, out);
+}
+
+}  // namespace
+
+GE_FUSION_INFER("ge", "FusedElementwise", infer_fused_elementwise);
+
+}  // namespace ge::fusion
