@@ -26,6 +26,15 @@ class HostPassContext : public PassContext {
   void count(const std::string& counter, int64_t n) override { counters_[counter] += n; }
   void infer_shapes(Node& n) const override;
   std::optional<std::vector<Tensor>> evaluate(const Node& n) const override;
+  const MemoryPlanner* memory_planner(const std::string& name) const override {
+    auto it = env_.memory_planners.find(name);
+    return it == env_.memory_planners.end() ? nullptr : it->second.get();
+  }
+  std::vector<std::string> memory_planners() const override {
+    std::vector<std::string> out;
+    for (auto& [n, p] : env_.memory_planners) out.push_back(n);
+    return out;
+  }
 
   /// Why a pass or rule does not run ("" when it runs).
   std::string skip_reason(const std::string& name, OptLevel min_level, NumericsEffect numerics) const;

@@ -103,8 +103,16 @@ class HostRegistrar : public Registrar {
     env_.fusion_rules.emplace_back(keep_alive(std::move(r)), info_.name);
     info_.fusion_rules.push_back(n);
   }
+  void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override {
+    std::string n = p->name();
+    if (env_.memory_planners.count(n)) throw Error("memory planner '" + n + "' registered twice");
+    env_.memory_planners[n] = keep_alive(std::move(p));
+    info_.memory_planners.push_back(n);
+    added_planners_.push_back(n);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
+    for (auto& n : added_planners_) env_.memory_planners.erase(n);
     auto mine = [&](auto& entry) { return entry.second == info_.name; };
     std::erase_if(env_.passes, mine);
     std::erase_if(env_.fusion_rules, mine);
@@ -125,7 +133,7 @@ class HostRegistrar : public Registrar {
     T* raw = obj.get();
     return std::shared_ptr<T>(raw, [obj, lib = lib_](T*) mutable { obj.reset(); });
   }
-  std::vector<std::string> added_backends_;
+  std::vector<std::string> added_backends_, added_planners_;
   size_t added_frontends_ = 0;
 };
 

@@ -13,7 +13,8 @@ struct Executable::Impl {
     std::vector<Tensor> inputs, outputs;
   };
   std::vector<Step> steps;
-  std::unordered_map<const Value*, Tensor> buffers;  // every produced value: its own buffer
+  std::unordered_map<const Value*, Tensor> buffers;  // produced values: a view into the arena or their own buffer
+  Tensor arena;  // one allocation for every value the memory stage planned (Graph::arena_bytes)
   // Where each graph input is read: (step, input slot).
   std::vector<std::vector<std::pair<size_t, size_t>>> input_uses;
 };
@@ -27,17 +28,32 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
   impl_->input_uses.resize(g.inputs().size());
 
+  if (g.arena_bytes > 0) impl_->arena = Tensor::allocate(DataType::UInt8, Shape{static_cast<int64_t>(g.arena_bytes)});
   auto tensor_for = [&](const Value* v) -> Tensor {
     if (!v) return Tensor();
     if (v->is_constant()) return *v->data;
     if (input_index.count(v)) return Tensor::view(v->dtype, v->shape, nullptr, v->format);
     auto it = impl_->buffers.find(v);
-    if (it == impl_->buffers.end())
-      it = impl_->buffers.emplace(v, Tensor::allocate(v->dtype, v->shape, v->format)).first;
+    if (it == impl_->buffers.end()) {
+      Tensor t;
+      if (v->arena_offset >= 0 && !v->is_graph_output()) {
+        if (static_cast<uint64_t>(v->arena_offset) + v->nbytes() > g.arena_bytes)
+          throw Error("value '" + v->name() + "' lies outside the planned arena (offset " +
+                      std::to_string(v->arena_offset) + ", " + std::to_string(v->nbytes()) + " bytes, arena " +
+                      std::to_string(g.arena_bytes) + ")");
+        t = Tensor::view(v->dtype, v->shape, impl_->arena.data_as<uint8_t>() + v->arena_offset, v->format);
+      } else {
+        t = Tensor::allocate(v->dtype, v->shape, v->format);
+      }
+      it = impl_->buffers.emplace(v, std::move(t)).first;
+    }
     return Tensor::view(v->dtype, v->shape, it->second.data(), v->format);
   };
 
-  for (Node* n : g.topological_order()) {
+  // With an arena plan the nodes run in the graph's order (the order the plan's lifetimes were
+  // computed for); without one, in a topological order.
+  std::vector<Node*> order = g.arena_bytes > 0 ? g.nodes() : g.topological_order();
+  for (Node* n : order) {
     const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
     if (!kd)
       throw Error(n->describe() + ": no kernel for op type " + n->op_type() + " (backends searched: " + opts.backend + ")");
@@ -56,6 +72,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
 Executable::~Executable() = default;
 
 size_t Executable::num_kernels() const { return impl_->steps.size(); }
+uint64_t Executable::arena_bytes() const { return graph_->arena_bytes; }
 
 std::optional<Tensor> Executable::value(const std::string& name) const {
   const Value* v = graph_->find_value(name);

@@ -189,11 +189,13 @@ void Graph::sort_topologically() {
 std::unique_ptr<Graph> Graph::clone() const {
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;
+  g->arena_bytes = arena_bytes;
   g->name_counter_ = name_counter_;
   for (auto& v : values_) {
     Value* c = g->add_value(v->name(), v->dtype, v->shape);
     c->format = v->format;
     c->data = v->data;
+    c->arena_offset = v->arena_offset;
   }
   for (Value* v : inputs_) g->mark_input(g->find_value(v->name()));
   for (auto& n : nodes_) {
@@ -209,6 +211,7 @@ std::unique_ptr<Graph> Graph::clone() const {
 void Graph::swap(Graph& o) noexcept {
   std::swap(name, o.name);
   std::swap(opsets, o.opsets);
+  std::swap(arena_bytes, o.arena_bytes);
   nodes_.swap(o.nodes_);
   values_.swap(o.values_);
   value_index_.swap(o.value_index_);

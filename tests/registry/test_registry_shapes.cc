@@ -34,6 +34,7 @@ class TestRegistrar : public Registrar {
   void add_frontend(std::shared_ptr<Frontend>) override {}
   void add_pass(std::shared_ptr<Pass>) override {}
   void add_fusion_rule(std::shared_ptr<FusionRule>) override {}
+  void add_memory_planner(std::shared_ptr<MemoryPlanner>) override {}
 
  private:
   std::string name_ = "registry";

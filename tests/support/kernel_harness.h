@@ -35,6 +35,8 @@ class CollectingRegistrar : public Registrar {
   void add_frontend(std::shared_ptr<Frontend>) override {}
   void add_pass(std::shared_ptr<Pass> p) override { passes.push_back(std::move(p)); }
   void add_fusion_rule(std::shared_ptr<FusionRule> r) override { rules.push_back(std::move(r)); }
+  void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override { planners.push_back(std::move(p)); }
+  std::vector<std::shared_ptr<MemoryPlanner>> planners;
   std::vector<std::shared_ptr<Pass>> passes;
   std::vector<std::shared_ptr<FusionRule>> rules;
 

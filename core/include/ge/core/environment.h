@@ -18,7 +18,7 @@ struct PluginInfo {
   std::string name, version, file, sha256;
   uint32_t abi_major = 0, abi_minor = 0;
   double load_ms = 0;
-  std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules;
+  std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners;
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -32,6 +32,7 @@ class Environment {
   /// Passes and fusion rules with the plugin that registered each.
   std::vector<std::pair<std::shared_ptr<Pass>, std::string>> passes;
   std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> fusion_rules;
+  std::map<std::string, std::shared_ptr<MemoryPlanner>> memory_planners;
   std::vector<PluginInfo> plugins;
 
   /// The backend named `name`; throws ge::Error listing the registered backends.

@@ -29,6 +29,8 @@ class Executable {
   /// shape (ge::Error naming the input otherwise). Returns the outputs in graph().outputs() order.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
   size_t num_kernels() const;
+  /// Bytes of the one arena allocated for planned values (0 without a memory plan).
+  uint64_t arena_bytes() const;
   /// The contents a produced value had at the end of the last run() (a copy), or std::nullopt
   /// when the name is not a produced value of this graph. `gec compare` reads intermediates so.
   std::optional<Tensor> value(const std::string& name) const;

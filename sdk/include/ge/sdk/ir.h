@@ -42,6 +42,10 @@ class Value {
   /// compile-time evaluation. Null when unknown.
   std::shared_ptr<const Tensor> data;
 
+  /// Byte offset in the plan's arena, set by the memory stage; -1 = not planned (the runtime then
+  /// gives the value its own buffer). Graph inputs, outputs and constants stay outside the arena.
+  int64_t arena_offset = -1;
+
   Node* producer() const { return producer_; }
   int producer_output() const { return producer_output_; }
   const std::vector<Use>& uses() const { return uses_; }
@@ -99,6 +103,8 @@ class Graph {
   std::string name;
   /// Operator set versions by domain ("" = ai.onnx).
   std::map<std::string, int64_t> opsets;
+  /// Size of the arena the memory stage planned (0 = no plan). Nodes then run in graph order.
+  uint64_t arena_bytes = 0;
   int64_t opset(const std::string& domain = "") const;
 
   // ---- values

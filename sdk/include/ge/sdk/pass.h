@@ -13,6 +13,7 @@
 
 #include "ge/sdk/ir.h"
 #include "ge/sdk/kernel.h"
+#include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pattern.h"
 
@@ -66,6 +67,9 @@ class PassContext {
   /// Evaluates a node whose inputs all carry data with the host backend's kernels; returns the
   /// outputs, or std::nullopt when no host kernel exists.
   virtual std::optional<std::vector<Tensor>> evaluate(const Node& n) const = 0;
+  /// The memory planner registered under `name`, or null; and the names of all of them.
+  virtual const MemoryPlanner* memory_planner(const std::string& name) const = 0;
+  virtual std::vector<std::string> memory_planners() const = 0;
 };
 
 class Pass {

@@ -17,6 +17,7 @@
 
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
+#include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
 
@@ -50,6 +51,8 @@ class Registrar {
   /// A fusion rule; names are unique across plugins. The fusion stage applies enabled rules in
   /// descending priority.
   virtual void add_fusion_rule(std::shared_ptr<FusionRule> rule) = 0;
+  /// An arena planner, chosen by name with `[memory] planner`.
+  virtual void add_memory_planner(std::shared_ptr<MemoryPlanner> planner) = 0;
 };
 
 }  // namespace ge

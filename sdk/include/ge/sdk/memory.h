@@ -1,0 +1,56 @@
+// ge/sdk/memory.h — arena planning: every intermediate tensor gets an offset in one arena.
+//
+// The memory stage turns the graph (in its execution order) into a MemoryProblem: one buffer per
+// produced value with the step that defines it and the last step that reads it, plus the aliases
+// (views: Reshape/Flatten/Squeeze/Unsqueeze/Identity outputs share their input's bytes), in-place
+// candidates (an elementwise op may write over an input that dies at that step) and concat groups
+// (inputs written straight into their slice of a Concat output). A MemoryPlanner assigns offsets;
+// the plan is recorded in the IR (Value::arena_offset, Graph::arena_bytes) and the runtime
+// allocates one arena and runs every kernel on offsets into it. Graph inputs, outputs and
+// constants live outside the arena.
+//
+// Planners follow Pisarchyk & Lee, "Efficient Memory Management for Deep Neural Net Inference"
+// (arXiv:2001.03288, 2020): greedy by size (best fit, largest first) and greedy by breadth.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ge {
+
+/// One buffer to place. Steps index the execution order (0 = first node).
+struct BufferRequest {
+  std::string name;       ///< the value's name (for messages and pictures)
+  uint64_t bytes = 0;     ///< size; the planner rounds offsets to the problem's alignment
+  int first_step = 0;     ///< step whose node writes it
+  int last_step = 0;      ///< last step that reads it (inclusive); == first_step when unused
+};
+
+struct MemoryProblem {
+  std::vector<BufferRequest> buffers;
+  int num_steps = 0;
+  uint64_t alignment = 64;  ///< bytes
+  /// "basic": no in-place reuse; "aggressive": in-place candidates may be used.
+  std::string level = "aggressive";
+  /// (output buffer, input buffer): the output may occupy the input's bytes because the input's
+  /// last read is the step that writes the output and the op reads each element before writing it.
+  std::vector<std::pair<int, int>> inplace_candidates;
+};
+
+struct ArenaPlan {
+  std::string planner;
+  uint64_t arena_bytes = 0;
+  std::vector<uint64_t> offsets;  ///< per buffer of the problem
+};
+
+class MemoryPlanner {
+ public:
+  virtual ~MemoryPlanner() = default;
+  virtual std::string name() const = 0;  ///< "naive", "greedy_by_size", ...
+  /// Offsets such that no two buffers whose [first_step, last_step] intervals intersect overlap
+  /// in [offset, offset + bytes), except in-place pairs the planner chose to share. Offsets are
+  /// multiples of problem.alignment.
+  virtual ArenaPlan plan(const MemoryProblem& problem) const = 0;
+};
+
+}  // namespace ge
