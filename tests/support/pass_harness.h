@@ -31,7 +31,8 @@ class PassHarness {
   /// Parses text IR and gives every value its inferred dtype and shape (constants keep theirs).
   std::unique_ptr<Graph> parse(const std::string& text) {
     std::unique_ptr<Graph> g = parse_graph(text, "test");
-    core::propagate_shapes(*g, *env_, {});
+    core::ImportOptions opts;  // named: GCC 12 warns (-Wmaybe-uninitialized) on a braced temporary
+    core::propagate_shapes(*g, *env_, opts);
     return g;
   }
 
