@@ -14,6 +14,7 @@ void register_cpu_backend(ge::Registrar& r) {
   ge::cpu::register_reduce_kernels(r);
   ge::cpu::register_elementwise_kernels(r);
   ge::cpu::register_tensor_kernels(r);
+  ge::cpu::register_split_kernels(r);
   ge::cpu::register_fused_elementwise_kernels(r);
   ge::cpu::register_fused_matmul_kernels(r);
   ge::cpu::register_fused_norm_kernels(r);

@@ -113,6 +113,43 @@ void infer_concat(InferContext& ctx) {
   ctx.set_output(0, ctx.input_type(0), y);
 }
 
+// Operators.md#Split: sizes from `split` (attribute before opset 13, constant input from 13),
+// which must add up to the axis; without it the axis divides into equal parts, one per output.
+void infer_split(InferContext& ctx) {
+  require_input(ctx, 0, "input");
+  const Shape& x = ctx.input_shape(0);
+  const int64_t axis = axis_in(ctx, int_attr(ctx, "axis", 0), static_cast<int64_t>(x.rank()), "axis");
+  const auto n = static_cast<int64_t>(ctx.num_outputs());
+  if (n == 0) ctx.fail("Split needs at least one output");
+  std::vector<int64_t> split;
+  if (ctx.opset() >= 13) {
+    if (ctx.num_inputs() > 1 && ctx.has_input(1)) split = const_ints(ctx, 1, "split");
+  } else if (ctx.has_attr("split")) {
+    split = ints_attr(ctx, "split");
+  }
+  if (split.empty()) {
+    if (x[axis] % n != 0)
+      ctx.fail("axis " + std::to_string(axis) + " of " + x.str() + " does not divide into " + std::to_string(n) +
+               " equal parts");
+    split.assign(n, x[axis] / n);
+  }
+  if (static_cast<int64_t>(split.size()) != n)
+    ctx.fail("split has " + std::to_string(split.size()) + " sizes for " + std::to_string(n) + " outputs");
+  int64_t total = 0;
+  for (int64_t s : split) {
+    if (s < 0) ctx.fail("negative split size " + std::to_string(s));
+    total += s;
+  }
+  if (total != x[axis])
+    ctx.fail("split [" + join(split) + "] does not add up to " + std::to_string(x[axis]) + " on axis " +
+             std::to_string(axis));
+  for (int64_t i = 0; i < n; ++i) {
+    Shape y = x;
+    y[axis] = split[i];
+    if (has_output(ctx, i)) ctx.set_output(i, ctx.input_type(0), y);
+  }
+}
+
 // Operators.md#Slice: negative starts/ends count from the end; then starts/ends are clamped to
 // [0, dim] for positive steps and to [0, dim-1] / [-1, dim-1] for negative steps.
 void infer_slice(InferContext& ctx) {
@@ -276,6 +313,7 @@ InferTable tensor_infer_fns() {
   return {
       {"Identity", infer_identity},   {"Flatten", infer_flatten},   {"Reshape", infer_reshape},
       {"Transpose", infer_transpose}, {"Concat", infer_concat},     {"Slice", infer_slice},
+      {"Split", infer_split},
       {"Gather", infer_gather},       {"Unsqueeze", infer_unsqueeze}, {"Squeeze", infer_squeeze},
       {"Shape", infer_shape},         {"Constant", infer_constant},
   };
