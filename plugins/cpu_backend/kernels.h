@@ -6,6 +6,7 @@
 namespace ge::cpu {
 
 void register_conv_kernels(Registrar& r);         // Conv (oneDNN)
+void register_fused_conv_kernels(Registrar& r);   // ge.FusedConv (conv_bias_act, conv_add_act rules)
 void register_matmul_kernels(Registrar& r);       // MatMul, Gemm (oneDNN)
 void register_norm_kernels(Registrar& r);         // BatchNormalization
 void register_pool_kernels(Registrar& r);         // MaxPool, AveragePool, GlobalAveragePool

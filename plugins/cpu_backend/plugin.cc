@@ -8,6 +8,7 @@ namespace {
 void register_cpu_backend(ge::Registrar& r) {
   r.add_backend(ge::cpu::make_cpu_backend());
   ge::cpu::register_conv_kernels(r);
+  ge::cpu::register_fused_conv_kernels(r);
   ge::cpu::register_matmul_kernels(r);
   ge::cpu::register_norm_kernels(r);
   ge::cpu::register_pool_kernels(r);

@@ -1,0 +1,34 @@
+// plugins/cpu_backend/conv.h — the convolution kernels' shared entry: Conv (conv.cc) and
+// ge.FusedConv (fused_conv.cc) build the same kernels, FusedConv with post-ops.
+//
+// Post-ops follow ge.FusedConv (plugins/fusion/ops/conv.toml): Y = act(Conv(X, W, B) + Z), with
+// Z as input 3. On oneDNN they are primitive attributes (oneDNN docs, "Primitive Attributes:
+// Post-ops"): a sum post-op (dst = conv + 1.0·dst, so Z is copied into dst first), then an
+// eltwise post-op (relu, clip, logistic).
+#pragma once
+#include <memory>
+
+#include <dnnl.hpp>
+
+#include "ge/sdk/kernel.h"
+
+namespace ge::cpu {
+
+struct ConvPostOps {
+  bool sum = false;  ///< add input 3 (Z, the conv output's shape) before the activation
+  dnnl::algorithm eltwise = dnnl::algorithm::undef;  ///< eltwise_relu / eltwise_clip / eltwise_logistic
+  float alpha = 0.f, beta = 0.f;                     ///< oneDNN's eltwise parameters (clip: min, max)
+  bool any() const { return sum || eltwise != dnnl::algorithm::undef; }
+};
+
+/// Builds the kernel of a Conv-like node (inputs X, W, B [, Z]) with `post` applied to its
+/// output: oneDNN's convolution with post-ops, or the direct depthwise kernel followed by
+/// apply_post_ops. Throws like Conv (UnsupportedError / InvalidGraphError naming the node).
+std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const ConvPostOps& post);
+
+/// Wraps a kernel that computes Conv(X, W, B) into one that then applies `post` in place on
+/// its output, in one pass (for the kernels that have no post-op support of their own).
+std::unique_ptr<Kernel> apply_post_ops(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx,
+                                       const ConvPostOps& post);
+
+}  // namespace ge::cpu

@@ -1,0 +1,92 @@
+// plugins/cpu_backend/fused_conv.cc — ge.FusedConv: Y = act(Conv(X, W, B) + Z)
+// (plugins/fusion/ops/conv.toml; ONNX Runtime's FusedConv semantics).
+//
+// The convolution is conv.cc's kernel built with oneDNN post-ops (a sum for Z, an eltwise for the
+// activation), so the residual and the activation cost no extra pass over memory. The direct
+// depthwise kernel (conv_depthwise.cc) has no post-ops; after it, apply_post_ops adds Z and
+// applies the activation in one in-place pass while the output is still in cache per block —
+// still one pass fewer than the separate Add / Clip kernels, which read and write a second tensor.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "conv.h"
+#include "cpu_backend.h"
+#include "kernels.h"
+
+namespace ge::cpu {
+namespace {
+
+/// ge.FusedConv's activation attributes as oneDNN post-ops.
+ConvPostOps read_post_ops(const KernelBuildContext& ctx) {
+  ConvPostOps p;
+  p.sum = ctx.has_input(3);
+  const std::string act = ctx.node.attrs.get_string("activation", "");
+  if (act == "Relu") {
+    p.eltwise = dnnl::algorithm::eltwise_relu;  // alpha = 0: max(x, 0)
+  } else if (act == "Sigmoid") {
+    p.eltwise = dnnl::algorithm::eltwise_logistic;
+  } else if (act == "Clip") {
+    const std::vector<float> b = ctx.node.attrs.get_floats("activation_params");
+    if (b.size() != 2) throw InvalidGraphError("FusedConv: activation Clip needs activation_params [min, max] in " + who(ctx));
+    // oneDNN's clip is min(max(x, alpha), beta), ONNX Clip's order; ±inf bounds are ±FLT_MAX there.
+    p.eltwise = dnnl::algorithm::eltwise_clip;
+    p.alpha = std::max(b[0], -std::numeric_limits<float>::max());
+    p.beta = std::min(b[1], std::numeric_limits<float>::max());
+  } else if (!act.empty()) {
+    throw UnsupportedError("FusedConv: activation '" + act + "' not supported (Relu, Clip, Sigmoid) in " + who(ctx));
+  }
+  return p;
+}
+
+class PostOpsKernel : public CpuKernel {
+ public:
+  PostOpsKernel(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx, const ConvPostOps& post)
+      : CpuKernel(ctx), conv_(std::move(conv)), post_(post) {}
+
+  void run(KernelIO& io) override {
+    conv_->run(io);
+    ThreadScope threads(threads_);
+    float* y = io.outputs[0].data_as<float>();
+    const float* z = post_.sum ? io.inputs[3].data_as<float>() : nullptr;
+    const auto alg = post_.eltwise;
+    const float lo = post_.alpha, hi = post_.beta;
+    parallel_range(io.outputs[0].numel(), 1 << 14, [&](int64_t b, int64_t e) {
+      if (z)
+        for (int64_t i = b; i < e; ++i) y[i] += z[i];
+      if (alg == dnnl::algorithm::eltwise_relu)
+        for (int64_t i = b; i < e; ++i) y[i] = std::max(y[i], 0.f);
+      else if (alg == dnnl::algorithm::eltwise_clip)
+        for (int64_t i = b; i < e; ++i) y[i] = std::min(std::max(y[i], lo), hi);
+      else if (alg == dnnl::algorithm::eltwise_logistic)
+        for (int64_t i = b; i < e; ++i) y[i] = 1.f / (1.f + std::exp(-y[i]));
+    });
+  }
+  std::string impl_name() const override { return conv_->impl_name() + "+postops"; }
+
+ private:
+  std::unique_ptr<Kernel> conv_;
+  ConvPostOps post_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> apply_post_ops(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx,
+                                       const ConvPostOps& post) {
+  return std::make_unique<PostOpsKernel>(std::move(conv), ctx, post);
+}
+
+void register_fused_conv_kernels(Registrar& r) {
+  r.add_kernel(KernelDef{"cpu", "ge", "FusedConv",
+                         [](const KernelBuildContext& ctx) {
+                           require_f32(ctx, {3});
+                           if (ctx.has_input(3) && ctx.input_shape(3) != ctx.output_shape(0))
+                             throw InvalidGraphError("FusedConv: Z " + ctx.input_shape(3).str() + " differs from Y " +
+                                                     ctx.output_shape(0).str() + " in " + who(ctx));
+                           return make_conv_kernel(ctx, read_post_ops(ctx));
+                         },
+                         ""});
+}
+
+}  // namespace ge::cpu

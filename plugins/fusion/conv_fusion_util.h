@@ -1,0 +1,93 @@
+// plugins/fusion/conv_fusion_util.h — what the convolution fusion rules (conv_bn, conv_bias_act,
+// conv_add_act) share: reading an activation node, building the fused node, dropping values the
+// rewrite orphaned.
+#pragma once
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/pass.h"
+
+namespace ge::fusion {
+
+/// An activation ge.FusedConv can absorb (its `activation` / `activation_params` attributes).
+struct ConvActivation {
+  std::string name;           ///< "Relu", "Clip", "Sigmoid"
+  std::vector<float> params;  ///< Clip: {min, max}
+};
+
+/// A constant scalar (one element) float, or false.
+inline bool const_scalar(const Value* v, float& out) {
+  if (!v || !v->data || v->dtype != DataType::Float32 || v->numel() != 1) return false;
+  out = v->data->data_as<float>()[0];
+  return true;
+}
+
+/// Reads Relu, Sigmoid or Clip (bounds as constant inputs since opset 11, attributes before;
+/// an omitted bound is ±inf) into `a`; false when not absorbable (non-constant Clip bounds).
+inline bool read_activation(const Node& n, ConvActivation& a) {
+  if (n.domain() != "" || n.num_outputs() != 1) return false;
+  a = {n.op_type(), {}};
+  if (n.op_type() == "Relu" || n.op_type() == "Sigmoid") return true;
+  if (n.op_type() != "Clip") return false;
+  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+  if (n.attrs.has("min") || n.attrs.has("max")) {  // Clip-1/6
+    lo = n.attrs.get_float("min", lo);
+    hi = n.attrs.get_float("max", hi);
+  }
+  if (n.input(1) && !const_scalar(n.input(1), lo)) return false;
+  if (n.input(2) && !const_scalar(n.input(2), hi)) return false;
+  a.params = {lo, hi};
+  return true;
+}
+
+/// A float32 Conv, or a ge.FusedConv whose activation is none (and, unless `allow_z`, no Z):
+/// the convolutions an elementwise consumer may still be folded into.
+inline bool is_open_conv(const Node& n, bool allow_z) {
+  if (!n.output(0) || n.output(0)->dtype != DataType::Float32) return false;
+  if (n.domain() == "" && n.op_type() == "Conv") return true;
+  return n.domain() == "ge" && n.op_type() == "FusedConv" && n.attrs.get_string("activation", "").empty() &&
+         (allow_z || !n.input(3));
+}
+
+/// Removes a value nothing produces or reads any more (an orphaned intermediate or constant).
+inline void remove_if_dead(Graph& g, Value* v) {
+  if (v && !v->producer() && v->uses().empty() && !v->is_graph_input() && !v->is_graph_output())
+    g.remove_value(v);
+}
+
+/// Replaces `conv` (and the absorbed `extra` nodes, consumers of conv) by one ge.FusedConv
+/// writing `y` (the last absorbed node's output, so names and graph outputs stay), keeping
+/// conv's name and attributes. Z (may be null) is the residual; `act` may be null.
+inline Node* replace_with_fused_conv(Graph& g, PassContext& ctx, Node* conv, const std::vector<Node*>& extra,
+                                     Value* y, Value* bias, Value* z, const ConvActivation* act) {
+  std::vector<Value*> dead;
+  Attributes attrs = conv->attrs;
+  if (act) {
+    attrs.set("activation", act->name);
+    if (!act->params.empty()) attrs.set("activation_params", act->params);
+  }
+  const std::string name = conv->name();
+  Value* x = conv->input(0);
+  Value* w = conv->input(1);
+  for (Node* n : extra) {
+    for (Value* v : n->inputs()) dead.push_back(v);
+    g.remove_node(n);
+  }
+  for (Value* v : conv->inputs()) dead.push_back(v);
+  dead.push_back(conv->output(0));
+  g.remove_node(conv);
+  if (!g.opsets.count("ge")) g.opsets["ge"] = 1;  // the fused op's domain version (ops/conv.toml)
+  Node* f = g.add_node("FusedConv", name, {x, w, bias, z}, {y}, std::move(attrs), "ge");
+  ctx.infer_shapes(*f);
+  std::sort(dead.begin(), dead.end());
+  dead.erase(std::unique(dead.begin(), dead.end()), dead.end());  // remove each value once
+  for (Value* v : dead)
+    if (v != y) remove_if_dead(g, v);
+  g.sort_topologically();  // the new node was appended; keep printed graphs in dataflow order
+  return f;
+}
+
+}  // namespace ge::fusion
