@@ -22,6 +22,9 @@ namespace ge::fusion {
 namespace {
 
 constexpr size_t kMaxOps = 64;  // bounds the kernel's scratch buffers (one per instruction)
+// The CPU kernel takes at most 256 operands (inputs + instructions); a node with k data inputs
+// adds at most k inputs and max(1, k-1) instructions, so 2k per node stays under it.
+constexpr size_t kMaxOperandBudget = 256;
 
 bool supported_op(const std::string& op) {
   static const std::set<std::string> ops = {"Add", "Sub",  "Mul",  "Div",     "Pow", "Sqrt",
@@ -100,14 +103,19 @@ class ElementwiseChainRule final : public FusionRule {
     // Not a root when the single consumer absorbs it: the tree is matched at its root.
     const Value& out = *anchor.output(0);
     if (!out.uses().empty() && absorbable(out, *out.uses().front().node, reg)) return false;
+    auto cost = [](const Node& n) { return 2 * (n.op_type() == "Clip" ? 1 : n.num_inputs()); };
     std::vector<Node*> group = {&anchor};
+    size_t budget = cost(anchor);
     for (size_t k = 0; k < group.size() && group.size() < kMaxOps; ++k) {
       Node* n = group[k];
       const size_t data_inputs = n->op_type() == "Clip" ? 1 : n->num_inputs();
       for (size_t i = 0; i < data_inputs && group.size() < kMaxOps; ++i) {
         Value* v = n->input(i);
-        if (!absorbable(*v, *n, reg)) continue;
-        if (std::find(group.begin(), group.end(), v->producer()) == group.end()) group.push_back(v->producer());
+        if (!absorbable(*v, *n, reg) || budget + cost(*v->producer()) > kMaxOperandBudget) continue;
+        if (std::find(group.begin(), group.end(), v->producer()) == group.end()) {
+          group.push_back(v->producer());
+          budget += cost(*v->producer());
+        }
       }
     }
     if (group.size() < 2) return false;
