@@ -1,5 +1,5 @@
 // registry/src/tensor.cc — shape inference for data movement (Flatten, Reshape, Transpose,
-// Concat, Slice, Gather, Squeeze, Unsqueeze, Identity) and the compile-time ops Shape and
+// Concat, Split, Slice, Gather, Squeeze, Unsqueeze, Identity) and the compile-time ops Shape and
 // Constant, which set their output data so that shape subgraphs fold
 // (onnx/docs/Operators.md).
 #include <algorithm>
