@@ -25,8 +25,12 @@ void* operator new(size_t n) {
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
+// GCC sees free() of memory from `new` once these are inlined; here they are the same allocator.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace ge {
 namespace {
@@ -183,6 +187,28 @@ TEST(ElementwiseChain, SingleOpIsLeftAlone) {
 )");
   h.run(*g, {"elementwise_chain"});
   EXPECT_EQ(g->nodes().front()->op_type(), "Relu");
+}
+
+// Large enough for the kernel's row-aligned blocks (a [C,1,1] run of 1024 is a scalar per
+// block) and for its OpenMP path: equal bits to the unfused graph at 1 and 2 threads.
+TEST(FusedElementwiseKernel, RowAlignedBlocksAndThreadsGiveEqualBits) {
+  PassHarness h;
+  std::string text = kChain;
+  for (auto [from, to] : {std::pair{"[1,8,4,4]", "[2,64,32,32]"}, std::pair{"[8,1,1]", "[64,1,1]"}})
+    for (size_t p; (p = text.find(from)) != std::string::npos;) text.replace(p, std::strlen(from), to);
+  auto unfused = h.parse(text);
+  PassHarness::randomize_constants(*unfused);
+  auto fused = unfused->clone();
+  h.run(*fused, {"elementwise_chain"});
+  ASSERT_EQ(fused->num_nodes(), 1u);
+  auto in = PassHarness::random_inputs(*unfused);
+  for (int threads : {1, 2}) {
+    core::Executable eu(std::shared_ptr<const Graph>(unfused->clone()), h.env(), {"cpu", threads});
+    core::Executable ef(std::shared_ptr<const Graph>(fused->clone()), h.env(), {"cpu", threads});
+    auto a = eu.run(in), b = ef.run(in);
+    ASSERT_EQ(a[0].nbytes(), b[0].nbytes());
+    EXPECT_EQ(std::memcmp(a[0].data(), b[0].data(), a[0].nbytes()), 0) << threads << " threads";
+  }
 }
 
 // Builds the kernel of the fused node directly and counts heap allocations: none in run(),
