@@ -113,6 +113,7 @@ class FusedElementwiseKernel final : public Kernel {
   }
 
   void run(KernelIO& io) override {
+    if (numel_ == 0) return;  // an empty output (a zero dim) has no blocks
     float* y = io.outputs[0].data_as<float>();
     const float* in[kMaxOperands];  // no heap allocation in run()
     for (size_t i = 0; i < io.inputs.size(); ++i) in[i] = io.inputs[i].data_as<float>();
