@@ -39,7 +39,9 @@ bool HostPassContext::rule_enabled(const std::string& rule) const {
 
 void HostPassContext::infer_shapes(Node& n) const {
   int64_t opset = graph_.opset(n.domain());
-  const OpDef* def = env_.ops.find(n.domain(), n.op_type(), opset);
+  // A domain the model never imported (GE's own "ge" ops created by a pass): newest definition.
+  const OpDef* def = opset > 0 ? env_.ops.find(n.domain(), n.op_type(), opset) : env_.ops.find_any(n.domain(), n.op_type());
+  if (def && opset == 0) opset = def->since_version;
   if (!def || !def->infer) throw Error(n.describe() + ": no registered definition with shape inference at opset " + std::to_string(opset));
   InferContext ctx(n, *def, opset);
   def->infer(ctx);
