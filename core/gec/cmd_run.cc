@@ -8,6 +8,7 @@
 #include "common.h"
 #include "ge/core/compare.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/plan.h"
 #include "ge/sdk/error.h"
 
 namespace fs = std::filesystem;
@@ -29,10 +30,11 @@ void print_summary(const std::string& model, const Compiled& c) {
 }
 }  // namespace
 
-int cmd_compile(const std::string& model, const CommonOptions& common) {
+int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out) {
   auto env = common.load_environment();
   Compiled c = compile_model(model, *env, common);
   print_summary(model, c);
+  if (!plan_out.empty()) write_plan(c, *env, plan_out);
   for (auto& p : c.result.passes)
     std::printf("  %-24s %-12s %8.2f ms  %-7s nodes %zu  %s\n", p.name.c_str(), p.stage.c_str(), p.ms,
                 p.changed ? "changed" : "-", p.nodes_after, p.status == "ran" ? "" : p.status.c_str());
@@ -59,7 +61,10 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   auto t_load = Clock::now();
   auto env = common.load_environment();
   double load_ms = ms_since(t_load);
-  Compiled c = compile_model(model, *env, common);
+  // A plan runs without import or compilation; run.load_ms is then its load time.
+  const bool plan = ge::core::is_plan_file(model);
+  Compiled c = plan ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
+  if (plan) load_ms = c.plan_load_ms;
   ge::core::Executable& exe = *c.exe;
   print_summary(model, c);
 

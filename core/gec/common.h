@@ -43,8 +43,13 @@ struct Compiled {
   double import_ms = 0;   ///< frontend: protobuf parsing and weights
   double compile_ms = 0;  ///< parsed model → executable in memory
   int threads = 1;
+  double plan_load_ms = -1;  ///< a plan: file → executable (map, checksum, parse, kernels); -1 for models
 };
 Compiled compile_model(const std::string& model, const ge::core::Environment& env, const CommonOptions& common);
+/// A plan file (ge/core/plan.h) loaded and bound to kernels, without import or compilation (cmd_plan.cc).
+Compiled load_plan_model(const std::string& path, const ge::core::Environment& env, const CommonOptions& common);
+/// Writes the compiled graph as a plan (temporary file + rename).
+void write_plan(const Compiled& c, const ge::core::Environment& env, const std::string& path);
 
 /// The report (docs/report.md): one schema for every subcommand.
 nlohmann::json make_report(const std::string& model, const Compiled& c);
@@ -57,7 +62,7 @@ std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g);
 std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
-int cmd_compile(const std::string& model, const CommonOptions& common);
+int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
 int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
                 const std::string& level_b, const std::string& inputs_dir, double threshold);

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
 
   std::string model;
   CLI::App* run = app.add_subcommand("run", "Import, compile and run a model; check and time it");
-  run->add_option("model", model, "Model file (.onnx)")->required();
+  run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, told apart by its magic bytes)")->required();
   run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
   run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
 
   CLI::App* compile = app.add_subcommand("compile", "Import and compile a model; print the passes; --report");
   compile->add_option("model", model, "Model file (.onnx)")->required();
+  std::string plan_out;
+  compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep)");
   common.add_to(*compile);
 
   std::string cmp_a = "0", cmp_b = "2", cmp_inputs;
@@ -61,7 +63,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run->parsed()) return gec::cmd_run(model, common, *run);
-    if (compile->parsed()) return gec::cmd_compile(model, common);
+    if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold);
     if (plugins->parsed()) return gec::cmd_plugins(common);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);

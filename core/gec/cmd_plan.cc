@@ -1,0 +1,45 @@
+// gec and execution plans: `gec compile MODEL -o M.gep` writes one, `gec run M.gep` (and any
+// subcommand that calls load_plan_model) runs it without importing or compiling.
+#include <chrono>
+#include <cstdio>
+
+#include "common.h"
+#include "ge/core/plan.h"
+#include "ge/sdk/error.h"
+
+namespace gec {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
+Compiled load_plan_model(const std::string& path, const ge::core::Environment& env, const CommonOptions& common) {
+  Compiled c;
+  auto t0 = Clock::now();
+  ge::core::PlanContents plan = ge::core::load_plan(path, env);
+  // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.
+  ge::core::run_load_time_passes(*plan.graph, env, plan.backend, {});
+  if (!common.backend.empty() && common.backend != plan.backend)
+    throw ge::Error("plan '" + path + "' was compiled for backend '" + plan.backend + "', not '" + common.backend +
+                    "' (recompile it for that backend)");
+  c.graph = plan.graph;
+  c.options.backend = plan.backend;
+  c.nodes_before = c.graph->num_nodes();
+  c.threads = common.thread_count(env);
+  c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{plan.backend, c.threads});
+  // From file to a runnable executable: map, checksum, parse, load-time passes, kernel builds.
+  c.plan_load_ms = ms_since(t0);
+  std::printf("plan %s: %llu bytes (header %llu, weights %llu), loaded in %.1f ms\n", path.c_str(),
+              static_cast<unsigned long long>(plan.file_bytes), static_cast<unsigned long long>(plan.header_bytes),
+              static_cast<unsigned long long>(plan.weights_bytes), c.plan_load_ms);
+  return c;
+}
+
+void write_plan(const Compiled& c, const ge::core::Environment& env, const std::string& path) {
+  auto t0 = Clock::now();
+  ge::core::save_plan(*c.graph, env, c.options.backend, path);
+  std::printf("plan: wrote %s in %.1f ms\n", path.c_str(), ms_since(t0));
+}
+
+}  // namespace gec

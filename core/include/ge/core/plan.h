@@ -1,0 +1,76 @@
+// ge/core/plan.h — execution plan files: save a compiled graph, load it later without recompiling.
+//
+// Byte layout (little-endian; core/src/plan_file.cc):
+//   [0, 128)        preamble: magic "GEPLAN\0\1", format version, SDK ABI major/minor, the offsets
+//                   and sizes of the two sections, the total file size, SHA-256 of the file
+//   [128, …)        header: protobuf ge.planfile.Header (core/proto/ge_plan.proto) — the optimized
+//                   graph (values with dtype/shape/format/arena offset, nodes with attributes and
+//                   kernel bindings, inputs, outputs, opsets), arena size, backend, plugins
+//   [W, W+size)     weights: raw constant bytes, W and every tensor 64-byte aligned; memory-mapped
+//                   at load, constants are Tensor::wrap views whose keepalive holds the mapping
+// The SHA-256 covers every byte of the file except its own 32 bytes.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ge/core/environment.h"
+#include "ge/sdk/ir.h"
+#include "ge/sdk/pass.h"
+
+namespace ge::core {
+
+inline constexpr char kPlanMagic[8] = {'G', 'E', 'P', 'L', 'A', 'N', '\0', '\1'};
+inline constexpr uint32_t kPlanFormatVersion = 1;
+
+/// A plan as loaded: the graph (constants view the mapped weights) and where it came from.
+struct PlanContents {
+  std::shared_ptr<Graph> graph;
+  std::string backend;
+  /// Producing plugins (name, version), as recorded at compile time.
+  std::vector<std::pair<std::string, std::string>> plugins;
+  uint64_t file_bytes = 0, header_bytes = 0, weights_bytes = 0;
+};
+
+/// The plan bytes of a compiled graph. Records every plugin of `env` as a producer (the passes
+/// and kernels that shaped the graph came from them). Throws ge::Error for a constant that cannot
+/// be stored (string tensors) or a node without a kernel on `backend`.
+std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, const std::string& backend);
+/// serialize_plan to `path` through a temporary file and a rename: never a half-written plan.
+void save_plan(const Graph& g, const Environment& env, const std::string& backend, const std::string& path);
+
+/// Maps and validates a plan file. Throws ge::Error naming the file for: wrong magic, another
+/// format version or SDK ABI major, a truncated file, a checksum mismatch, any offset or size
+/// outside the file, a tensor whose bytes differ from numel × dtype size, a malformed graph, a
+/// producing plugin missing from `env` or present with another major version, a backend or
+/// kernel binding `env` lacks. Never crashes on garbage.
+PlanContents load_plan(const std::string& path, const Environment& env);
+/// The same checks on bytes in memory; `keepalive` owns them (constants view them). `what` names
+/// the source in messages ("plan 'what': …").
+PlanContents parse_plan(const uint8_t* data, size_t size, std::shared_ptr<void> keepalive, const Environment& env,
+                        const std::string& what);
+/// True when the file starts with the plan magic (gec run tells plans and models apart so).
+bool is_plan_file(const std::string& path);
+/// Recomputes the checksum of plan bytes in place (tests and fuzzing mutate the header and
+/// reseal it, so that the parser behind the checksum is exercised too).
+void reseal_plan(std::vector<uint8_t>& bytes);
+
+// ---- load-time passes (core/src/load_passes.cc)
+
+/// What a caller asks of a plan at load.
+struct LoadOptions {
+  /// Graph outputs to keep, by name; empty = all. The others and every node that only fed them
+  /// are dropped at load (ge::Error naming an unknown output).
+  std::vector<std::string> outputs;
+};
+
+/// The passes that run when a plan is loaded, in order. Every one is PassInfo::runtime_safe:
+/// load time never runs heavy passes (run_load_time_passes refuses any other).
+std::vector<std::shared_ptr<Pass>> load_time_passes(const LoadOptions& opts);
+/// Runs load_time_passes on `g`; returns the PassInfo of each pass run.
+std::vector<PassInfo> run_load_time_passes(Graph& g, const Environment& env, const std::string& backend,
+                                           const LoadOptions& opts);
+
+}  // namespace ge::core

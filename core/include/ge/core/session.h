@@ -1,0 +1,96 @@
+// ge/core/session.h — running compiled plans from an application.
+//
+//   auto plan = ge::LoadedPlan::load("model.gep");          // default manifest's plugins
+//   for (auto& i : plan->inputs()) …                          // names, dtypes, shapes
+//   ge::Session s = plan->new_session();                      // one per thread
+//   std::vector<ge::Tensor> out = s.run({input0});            // or s.run({{"x", input0}})
+//
+// Threads: one LoadedPlan is shared by any number of threads. Each Session is a run context of
+// its own — its own arena, intermediate buffers and kernels — and runs one inference at a time;
+// give each thread its own Session (LoadedPlan::run makes a temporary one per call). Kernels are
+// built per Session because a Kernel's run() is not required to be thread-safe (sdk/kernel.h: it
+// may keep scratch state, e.g. the CPU backend's fused-elementwise scratch and oneDNN memory
+// objects bound to its buffers). Weights are shared: constants are one memory-mapped copy; only
+// weights a kernel reorders at build time (blocked convolution weights) exist once per Session.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ge/core/environment.h"
+#include "ge/core/plan.h"
+#include "ge/core/runtime.h"
+#include "ge/sdk/tensor.h"
+
+namespace ge {
+
+/// A graph input or output as an application binds it.
+struct TensorInfo {
+  std::string name;
+  DataType dtype = DataType::Undefined;
+  Shape shape;
+};
+
+struct PlanLoadOptions {
+  core::LoadOptions load;  ///< outputs to keep (the rest are pruned at load)
+  int threads = 1;         ///< intra-op threads of each run
+};
+
+class Session;
+
+class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
+ public:
+  /// Loads the plan with the plugins of the default manifest (core::default_manifest_path()).
+  static std::shared_ptr<LoadedPlan> load(const std::string& path, const PlanLoadOptions& opts = {});
+  /// Loads the plan with the plugins of a given manifest file.
+  static std::shared_ptr<LoadedPlan> load(const std::string& path, const std::string& manifest,
+                                          const PlanLoadOptions& opts);
+  /// Loads the plan into an environment the application already holds.
+  static std::shared_ptr<LoadedPlan> load(const std::string& path, std::shared_ptr<const core::Environment> env,
+                                          const PlanLoadOptions& opts = {});
+
+  const std::vector<TensorInfo>& inputs() const { return inputs_; }
+  const std::vector<TensorInfo>& outputs() const { return outputs_; }
+  const Graph& graph() const { return *contents_.graph; }
+  const core::PlanContents& contents() const { return contents_; }
+  /// The passes that ran at load (each PassInfo::runtime_safe).
+  const std::vector<PassInfo>& load_passes() const { return load_passes_; }
+  double load_ms() const { return load_ms_; }
+
+  /// A new run context (builds the kernels). Thread-safe.
+  Session new_session() const;
+  /// One run in a temporary Session (convenient, but builds kernels each call). Thread-safe.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+
+ private:
+  friend class Session;
+  LoadedPlan() = default;
+  std::shared_ptr<const core::Environment> env_;
+  core::PlanContents contents_;
+  std::vector<TensorInfo> inputs_, outputs_;
+  std::vector<PassInfo> load_passes_;
+  int threads_ = 1;
+  double load_ms_ = 0;
+  mutable std::mutex build_mutex_;  // kernel factories and Backend::set_threads touch shared state
+};
+
+/// One run context of a LoadedPlan: arena, buffers, kernels. Not thread-safe itself.
+class Session {
+ public:
+  /// Inputs in LoadedPlan::inputs() order; each must match its dtype and shape (ge::Error
+  /// naming the input otherwise). Outputs in LoadedPlan::outputs() order.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  /// Inputs by name; every input must be given (ge::Error naming a missing or unknown one).
+  std::vector<Tensor> run(const std::map<std::string, Tensor>& inputs);
+  const LoadedPlan& plan() const { return *plan_; }
+
+ private:
+  friend class LoadedPlan;
+  Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::Executable> exe);
+  std::shared_ptr<const LoadedPlan> plan_;
+  std::unique_ptr<core::Executable> exe_;
+};
+
+}  // namespace ge

@@ -1,0 +1,70 @@
+// ge::LoadedPlan and ge::Session: a plan loaded once, run from many threads, each Session with
+// its own Executable (arena, buffers, kernels) over the one shared, read-only graph.
+#include "ge/core/session.h"
+
+#include <chrono>
+
+#include "ge/sdk/error.h"
+
+namespace ge {
+
+std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const PlanLoadOptions& opts) {
+  return load(path, core::default_manifest_path(), opts);
+}
+
+std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const std::string& manifest,
+                                             const PlanLoadOptions& opts) {
+  std::shared_ptr<const core::Environment> env = core::load_environment(core::load_manifest(manifest));
+  return load(path, std::move(env), opts);
+}
+
+std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, std::shared_ptr<const core::Environment> env,
+                                             const PlanLoadOptions& opts) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<LoadedPlan> p(new LoadedPlan());
+  p->env_ = std::move(env);
+  p->threads_ = std::max(1, opts.threads);
+  p->contents_ = core::load_plan(path, *p->env_);
+  try {
+    p->load_passes_ = core::run_load_time_passes(*p->contents_.graph, *p->env_, p->contents_.backend, opts.load);
+  } catch (const Error& e) {
+    throw Error("plan '" + path + "': " + e.what());
+  }
+  for (const Value* v : p->contents_.graph->inputs()) p->inputs_.push_back({v->name(), v->dtype, v->shape});
+  for (const Value* v : p->contents_.graph->outputs()) p->outputs_.push_back({v->name(), v->dtype, v->shape});
+  p->load_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return p;
+}
+
+Session LoadedPlan::new_session() const {
+  std::unique_ptr<core::Executable> exe;
+  {
+    std::lock_guard<std::mutex> lock(build_mutex_);
+    exe = std::make_unique<core::Executable>(contents_.graph, *env_, core::ExecOptions{contents_.backend, threads_});
+  }
+  return Session(shared_from_this(), std::move(exe));
+}
+
+std::vector<Tensor> LoadedPlan::run(const std::vector<Tensor>& inputs) const { return new_session().run(inputs); }
+
+Session::Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::Executable> exe)
+    : plan_(std::move(plan)), exe_(std::move(exe)) {}
+
+std::vector<Tensor> Session::run(const std::vector<Tensor>& inputs) { return exe_->run(inputs); }
+
+std::vector<Tensor> Session::run(const std::map<std::string, Tensor>& inputs) {
+  std::vector<Tensor> ordered;
+  for (const TensorInfo& i : plan_->inputs()) {
+    auto it = inputs.find(i.name);
+    if (it == inputs.end()) throw Error("input '" + i.name + "' is not bound");
+    ordered.push_back(it->second);
+  }
+  for (auto& [name, t] : inputs) {
+    bool known = false;
+    for (const TensorInfo& i : plan_->inputs()) known |= i.name == name;
+    if (!known) throw Error("'" + name + "' is not an input of the plan");
+  }
+  return exe_->run(ordered);
+}
+
+}  // namespace ge
