@@ -1,0 +1,162 @@
+// plugins/memory/buffer_groups.cc — liveness (first definition, last use) and alias groups.
+#include "buffer_groups.h"
+
+#include "ge/sdk/error.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace ge::memory {
+namespace {
+
+bool is_view_op(const Node& n) {
+  static const std::set<std::string> kViews = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"};
+  return n.domain().empty() && kViews.count(n.op_type());
+}
+
+class Grouping {
+ public:
+  Grouping(const std::vector<Node*>& order) {
+    for (int s = 0; s < static_cast<int>(order.size()); ++s) step_[order[s]] = s;
+    for (int s = 0; s < static_cast<int>(order.size()); ++s)
+      for (Value* v : order[s]->outputs()) {
+        if (!is_planned(v)) continue;
+        int last = s;
+        for (const Use& u : v->uses())
+          if (step_.count(u.node)) last = std::max(last, step_[u.node]);
+        where_[v] = {static_cast<int>(groups_.size()), 0};
+        groups_.push_back({{{v, 0}}, v->nbytes(), s, last});
+      }
+  }
+  bool has(const Value* v) const { return v && where_.count(v); }
+  BufferGroup& group_of(const Value* v) { return groups_[where_.at(v).first]; }
+  int gid(const Value* v) const { return where_.at(v).first; }
+  uint64_t offset_in_group(const Value* v) const { return where_.at(v).second; }
+  int step(const Node* n) const { return step_.at(n); }
+
+  /// Moves child's group into parent's at `offset` (child's root lands there).
+  void merge(const Value* child, const Value* parent, uint64_t offset) {
+    int c = gid(child), p = gid(parent);
+    if (c == p) return;
+    BufferGroup &gc = groups_[c], &gp = groups_[p];
+    for (GroupMember m : gc.members) {
+      m.offset += offset;
+      where_[m.value] = {p, m.offset};
+      gp.members.push_back(m);
+    }
+    gp.bytes = std::max(gp.bytes, offset + gc.bytes);
+    gp.first_step = std::min(gp.first_step, gc.first_step);
+    gp.last_step = std::max(gp.last_step, gc.last_step);
+    gc = BufferGroup{};
+  }
+  std::vector<BufferGroup> take() {
+    std::vector<BufferGroup> out;
+    for (BufferGroup& g : groups_)
+      if (!g.members.empty()) out.push_back(std::move(g));
+    return out;
+  }
+
+ private:
+  std::unordered_map<const Node*, int> step_;
+  std::unordered_map<const Value*, std::pair<int, uint64_t>> where_;  // group, offset in it
+  std::vector<BufferGroup> groups_;
+};
+
+/// In-place: the op reads each element of a same-shaped input before writing that element of
+/// the output (registry pattern elementwise/broadcast), and nothing reads the input's bytes
+/// after this step (the whole group dies here, no other input of the node shares it).
+void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset) {
+  const OpDef* def = ops.find(n.domain(), n.op_type(), opset);
+  if (!def || (def->pattern != OpPattern::Elementwise && def->pattern != OpPattern::Broadcast)) return;
+  Value* out = n.output(0);
+  if (n.num_outputs() != 1 || !G.has(out)) return;
+  for (Value* in : n.inputs()) {
+    if (!G.has(in) || in->dtype != out->dtype || in->shape != out->shape) continue;
+    BufferGroup& gi = G.group_of(in);
+    if (gi.last_step != G.step(&n) || G.offset_in_group(in) != 0 || gi.bytes != out->nbytes()) continue;
+    bool shared = false;
+    for (Value* other : n.inputs())
+      shared |= other && other != in && G.has(other) && G.gid(other) == G.gid(in);
+    if (shared) continue;
+    G.merge(out, in, 0);
+    return;
+  }
+}
+
+/// Concat in place: slices along `axis` are contiguous only when every dim before it is 1; an
+/// input qualifies when its producer writes nothing else and the Concat is its only reader.
+void try_concat(Grouping& G, Node& n) {
+  Value* out = n.output(0);
+  if (!G.has(out)) return;
+  const int64_t r = static_cast<int64_t>(out->shape.rank());
+  int64_t axis = n.attrs.get_int("axis", 0);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) return;
+  for (int64_t d = 0; d < axis; ++d)
+    if (out->shape[d] != 1) return;
+  uint64_t slice = 0;
+  std::set<const Value*> seen;
+  for (Value* in : n.inputs()) {
+    const uint64_t at = slice;
+    slice += in ? in->nbytes() : 0;
+    if (!G.has(in) || !seen.insert(in).second || in->producer()->num_outputs() != 1 || in->uses().size() != 1) continue;
+    BufferGroup& gi = G.group_of(in);
+    if (G.offset_in_group(in) != 0 || gi.bytes != in->nbytes() || gi.last_step != G.step(&n)) continue;
+    if (G.gid(in) == G.gid(out)) continue;
+    G.merge(in, out, at);
+  }
+}
+
+}  // namespace
+
+bool is_planned(const Value* v) {
+  return v && v->producer() && !v->is_graph_output() && !v->is_graph_input() && v->nbytes() > 0;
+}
+
+std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
+                                      AliasOptions opts) {
+  Grouping G(order);
+  for (Node* n : order) {
+    if (opts.views && is_view_op(*n) && G.has(n->input(0)) && G.has(n->output(0)) &&
+        n->input(0)->nbytes() == n->output(0)->nbytes())
+      G.merge(n->output(0), n->input(0), G.offset_in_group(n->input(0)));
+    else if (opts.concat && n->domain().empty() && n->op_type() == "Concat")
+      try_concat(G, *n);
+    else if (opts.inplace && n->num_inputs() > 0)
+      try_inplace(G, *n, ops, g.opset(n->domain()));
+  }
+  return G.take();
+}
+
+uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
+                                uint64_t alignment) {
+  std::unordered_map<const Node*, int> step;
+  for (int s = 0; s < static_cast<int>(order.size()); ++s) step[order[s]] = s;
+  std::vector<uint64_t> live(order.size() + 1, 0);
+  for (const BufferGroup& grp : groups) {
+    // Per step, the union of the live members' byte ranges (views and in-place pairs coincide,
+    // Concat slices are disjoint until the output is defined).
+    std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> ranges;
+    for (const GroupMember& m : grp.members) {
+      int def = step.at(m.value->producer()), last = def;
+      for (const Use& u : m.value->uses())
+        if (step.count(u.node)) last = std::max(last, step.at(u.node));
+      for (int s = def; s <= last; ++s) ranges[s].push_back({m.offset, m.offset + m.value->nbytes()});
+    }
+    for (auto& [s, rs] : ranges) {
+      std::sort(rs.begin(), rs.end());
+      uint64_t covered = 0, end = 0;
+      for (auto [b, e] : rs) {
+        if (e <= end) continue;
+        covered += e - std::max(b, end);
+        end = e;
+      }
+      live[s] += (covered + alignment - 1) / alignment * alignment;
+    }
+  }
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+}  // namespace ge::memory

@@ -1,0 +1,48 @@
+// plugins/memory/buffer_groups.h — liveness and aliasing: from a graph in execution order to the
+// buffers a planner places.
+//
+// A buffer group is one arena buffer shared by several values: views (Reshape, Flatten, Squeeze,
+// Unsqueeze, Identity, Dropout's output 0) at their input's offset, in-place elementwise outputs
+// over an input that dies there, and Concat inputs written straight into their slice of the
+// output. Each member sits at a fixed offset inside the group; the group is reserved over the
+// union of its members' lifetimes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/op_registry.h"
+
+namespace ge::memory {
+
+struct AliasOptions {
+  bool views = true;    ///< level "basic" and up
+  bool inplace = true;  ///< level "aggressive"
+  bool concat = true;   ///< level "aggressive"
+};
+
+struct GroupMember {
+  Value* value;
+  uint64_t offset;  ///< inside the group
+};
+
+struct BufferGroup {
+  std::vector<GroupMember> members;  ///< members[0] is the group's root (offset 0)
+  uint64_t bytes = 0;
+  int first_step = 0, last_step = 0;  ///< union of the members' [definition, last use]
+};
+
+/// Values the arena holds: produced by a node, not a graph output, not empty.
+bool is_planned(const Value* v);
+
+/// Groups of every planned value for `order` (a topological order of g's nodes).
+std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
+                                      AliasOptions opts);
+
+/// Max over steps of the bytes live (each group counting the union of its live members'
+/// ranges, rounded up to `alignment`): no planner of these groups can do better.
+uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
+                                uint64_t alignment);
+
+}  // namespace ge::memory

@@ -1,0 +1,105 @@
+// plugins/memory/plan_memory.cc — the memory-stage pass: liveness over the graph's node order,
+// alias groups (views; at "aggressive" also in-place elementwise and Concat in place), one
+// planner call, offsets into the IR (Value::arena_offset, Graph::arena_bytes) and the report's
+// figures (memory.arena_bytes, memory.lower_bound_bytes, memory.no_reuse_bytes).
+//
+// It runs from O0 up: the runtime's arena exists only when this pass ran, and planning changes
+// no numerics. The node order is the execution order (the runtime runs g.nodes() in that order
+// once an arena is planned); a graph whose order is not topological is sorted first.
+#include <unordered_map>
+#include <unordered_set>
+
+#include "buffer_groups.h"
+#include "ge/sdk/error.h"
+#include "planners.h"
+#include "registration.h"
+
+namespace ge::memory {
+namespace {
+
+/// A TOML string option ("\"auto\"") without its quotes.
+std::string string_option(const PassContext& ctx, const std::string& key, const std::string& dflt) {
+  std::optional<std::string> v = ctx.option("memory", key);
+  if (!v) return dflt;
+  std::string s = *v;
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+bool is_topological(const std::vector<Node*>& order) {
+  std::unordered_set<const Node*> done;
+  for (const Node* n : order) {
+    for (const Value* in : n->inputs())
+      if (in && in->producer() && !done.count(in->producer())) return false;
+    done.insert(n);
+  }
+  return true;
+}
+
+uint64_t sum_aligned(const std::vector<BufferGroup>& groups, uint64_t alignment) {
+  uint64_t s = 0;
+  for (const BufferGroup& g : groups)
+    for (const GroupMember& m : g.members) s += align_up(m.value->nbytes(), alignment);
+  return s;
+}
+
+class PlanMemory final : public Pass {
+ public:
+  PassInfo info() const override {
+    return {"plan_memory", Stage::Memory, OptLevel::O0, NumericsEffect::Exact, false,
+            "liveness-based arena planning: every intermediate tensor gets an offset in one arena",
+            {"memory.planner", "memory.level"}};
+  }
+
+  bool run(Graph& g, PassContext& ctx) override {
+    const std::string planner_name = string_option(ctx, "planner", "auto");
+    const std::string level = string_option(ctx, "level", "aggressive");
+    if (level != "none" && level != "basic" && level != "aggressive")
+      throw Error("memory.level must be \"none\", \"basic\" or \"aggressive\", not \"" + level + "\"");
+    // Level "none" means no reuse at all: the naive planner, whatever planner is named.
+    const MemoryPlanner* planner = ctx.memory_planner(level == "none" ? "naive" : planner_name);
+    if (!planner) {
+      std::string known;
+      for (const std::string& n : ctx.memory_planners()) known += (known.empty() ? "" : ", ") + n;
+      throw Error("memory.planner \"" + planner_name + "\" is not registered (known: " + known + ")");
+    }
+    if (!is_topological(g.nodes())) g.sort_topologically();
+    const std::vector<Node*> order = g.nodes();
+
+    AliasOptions opts{level != "none", level == "aggressive", level == "aggressive"};
+    std::vector<BufferGroup> groups = build_groups(g, order, ctx.ops(), opts);
+    MemoryProblem problem;
+    problem.num_steps = static_cast<int>(order.size());
+    problem.level = level;
+    for (const BufferGroup& grp : groups)
+      problem.buffers.push_back({grp.members[0].value->name(), grp.bytes, grp.first_step, grp.last_step});
+    ArenaPlan plan = planner->plan(problem);
+    if (plan.offsets.size() != groups.size())
+      throw Error("memory planner \"" + planner->name() + "\" returned " + std::to_string(plan.offsets.size()) +
+                  " offsets for " + std::to_string(groups.size()) + " buffers");
+
+    for (Value* v : g.values()) v->arena_offset = -1;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      if (plan.offsets[i] % problem.alignment)
+        throw Error("memory planner \"" + planner->name() + "\" gave an unaligned offset");
+      for (const GroupMember& m : groups[i].members) m.value->arena_offset = static_cast<int64_t>(plan.offsets[i] + m.offset);
+    }
+    g.arena_bytes = plan.arena_bytes;
+
+    // The bound uses every legal alias whatever the level, so declining to alias cannot raise it.
+    const std::vector<BufferGroup> all = build_groups(g, order, ctx.ops(), AliasOptions{});
+    ctx.count("memory.arena_bytes", static_cast<int64_t>(plan.arena_bytes));
+    ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, problem.alignment)));
+    ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, problem.alignment)));
+    // The report's names travel as counters too (the report has only integer counters).
+    ctx.count("memory.planner." + planner_name, 1);
+    ctx.count("memory.level." + level, 1);
+    return !groups.empty();
+  }
+};
+
+}  // namespace
+
+GE_MEMORY_PASS(PlanMemory);
+
+}  // namespace ge::memory
