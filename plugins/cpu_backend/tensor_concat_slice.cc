@@ -30,9 +30,11 @@ class ConcatKernel final : public Kernel {
         [&](int64_t b, int64_t e) {
           for (int64_t o = b; o < e; ++o) {
             for (size_t i = 0; i < n; ++i) {
-              if (blocks_[i] == 0) continue;
-              std::memcpy(out + (o * out_row_ + offsets_[i]) * esize_, src[i] + o * blocks_[i] * esize_,
-                          static_cast<size_t>(blocks_[i]) * esize_);
+              char* dst = out + (o * out_row_ + offsets_[i]) * esize_;
+              const char* from = src[i] + o * blocks_[i] * esize_;
+              // An input the memory plan wrote straight into its slice is already in place.
+              if (blocks_[i] == 0 || from == dst) continue;
+              std::memcpy(dst, from, static_cast<size_t>(blocks_[i]) * esize_);
             }
           }
         },
