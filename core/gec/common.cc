@@ -118,6 +118,13 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
   nlohmann::json fusions = nlohmann::json::object(), passes = nlohmann::json::array();
   for (auto& [k, v] : c.result.counters)
     if (k.rfind("fusion.", 0) == 0) fusions[k.substr(7)] = v;
+  // The memory stage's figures: counters "memory.<figure>", names as "memory.planner.<name>".
+  nlohmann::json memory = nlohmann::json::object();
+  for (auto& [k, v] : c.result.counters)
+    for (const char* key : {"memory.planner.", "memory.level."})
+      if (k.rfind(key, 0) == 0) memory[std::string(key).substr(7, std::string(key).size() - 8)] = k.substr(std::string(key).size());
+  for (const char* f : {"arena_bytes", "lower_bound_bytes", "no_reuse_bytes"})
+    if (auto it = c.result.counters.find(std::string("memory.") + f); it != c.result.counters.end()) memory[f] = it->second;
   for (auto& p : c.result.passes)
     passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
                       {"nodes_after", p.nodes_after}, {"status", p.status}});
@@ -133,7 +140,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"passes", passes},
           {"import_ms", c.import_ms},
           {"compile_ms", c.compile_ms},
-          {"memory", nlohmann::json::object()},
+          {"memory", memory},
           {"schedule", nlohmann::json::object()},
           {"ascend", nlohmann::json::object()}};
 }
