@@ -5,7 +5,9 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <cstdio>
 #include <thread>
+#include <unistd.h>
 
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
@@ -31,6 +33,7 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
   app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");
+  app.add_flag("--quiet,-q", quiet, "No progress lines on stderr (shown only when stderr is a terminal)");
   app.add_flag("--verify-each", verify_each, "Verify the graph (types and shapes) after every pass");
   app.add_option("--print-after", print_after, "Print the text IR after this pass, or 'all' (repeatable)");
   app.add_flag("--fail-on-pass-error", fail_on_pass_error, "Fail instead of undoing a pass that throws");
@@ -99,18 +102,27 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   Compiled c;
   ge::core::ImportOptions io = common.import_options();
   auto t0 = Clock::now();
+  // Progress: a line per stage with the time since the start, for people watching a terminal.
+  const bool progress = !common.quiet && ::isatty(STDERR_FILENO);
+  auto say = [&](const std::string& what, size_t nodes) {
+    if (progress) std::fprintf(stderr, "gec: %-14s %9.1f ms  %zu nodes\n", what.c_str(), ms_since(t0), nodes);
+  };
   std::unique_ptr<ge::Graph> g = env.frontend_for(model).load(model, io.frontend);
   c.import_ms = ms_since(t0);
+  say("import", g->num_nodes());
   // ONNX nodes minus Constant: a node without inputs whose outputs are known is a constant.
   for (ge::Node* n : g->nodes()) c.nodes_before += !(n->num_inputs() == 0);
   auto t1 = Clock::now();
   ge::core::propagate_shapes(*g, env, io);
   c.options = common.compile_options(env);
+  if (progress) c.options.on_stage_done = [&](const std::string& stage, size_t nodes) { say(stage, nodes); };
   c.result = ge::core::compile_graph(*g, env, c.options);
+  c.options.on_stage_done = nullptr;  // `say` captures this frame
   c.graph = std::move(g);
   c.threads = common.thread_count(env);
   c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{c.options.backend, c.threads});
   c.compile_ms = ms_since(t1);
+  say("kernels built", c.exe->num_kernels());
   return c;
 }
 
