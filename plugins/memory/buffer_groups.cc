@@ -87,7 +87,7 @@ void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset) {
 
 /// Concat in place: slices along `axis` are contiguous only when every dim before it is 1; an
 /// input qualifies when its producer writes nothing else and the Concat is its only reader.
-void try_concat(Grouping& G, Node& n) {
+void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<const Value*>* merged) {
   Value* out = n.output(0);
   if (!G.has(out)) return;
   const int64_t r = static_cast<int64_t>(out->shape.rank());
@@ -104,8 +104,9 @@ void try_concat(Grouping& G, Node& n) {
     if (!G.has(in) || !seen.insert(in).second || in->producer()->num_outputs() != 1 || in->uses().size() != 1) continue;
     BufferGroup& gi = G.group_of(in);
     if (G.offset_in_group(in) != 0 || gi.bytes != in->nbytes() || gi.last_step != G.step(&n)) continue;
-    if (G.gid(in) == G.gid(out)) continue;
+    if (G.gid(in) == G.gid(out) || opts.concat_excluded.count(in)) continue;
     G.merge(in, out, at);
+    if (merged) merged->push_back(in);
   }
 }
 
@@ -116,14 +117,14 @@ bool is_planned(const Value* v) {
 }
 
 std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
-                                      AliasOptions opts) {
+                                      const AliasOptions& opts, std::vector<const Value*>* concat_inputs) {
   Grouping G(order);
   for (Node* n : order) {
     if (opts.views && is_view_op(*n) && G.has(n->input(0)) && G.has(n->output(0)) &&
         n->input(0)->nbytes() == n->output(0)->nbytes())
       G.merge(n->output(0), n->input(0), G.offset_in_group(n->input(0)));
     else if (opts.concat && n->domain().empty() && n->op_type() == "Concat")
-      try_concat(G, *n);
+      try_concat(G, *n, opts, concat_inputs);
     else if (opts.inplace && n->num_inputs() > 0)
       try_inplace(G, *n, ops, g.opset(n->domain()));
   }

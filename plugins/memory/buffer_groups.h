@@ -8,6 +8,7 @@
 // union of its members' lifetimes.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct AliasOptions {
   bool views = true;    ///< level "basic" and up
   bool inplace = true;  ///< level "aggressive"
   bool concat = true;   ///< level "aggressive"
+  /// Concat inputs not to write in place (the pass drops those whose longer reservation costs).
+  std::set<const Value*> concat_excluded;
 };
 
 struct GroupMember {
@@ -36,9 +39,10 @@ struct BufferGroup {
 /// Values the arena holds: produced by a node, not a graph output, not empty.
 bool is_planned(const Value* v);
 
-/// Groups of every planned value for `order` (a topological order of g's nodes).
+/// Groups of every planned value for `order` (a topological order of g's nodes). When given,
+/// `concat_inputs` receives the Concat inputs written in place.
 std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
-                                      AliasOptions opts);
+                                      const AliasOptions& opts, std::vector<const Value*>* concat_inputs = nullptr);
 
 /// Max over steps of the bytes live (each group counting the union of its live members'
 /// ranges, rounded up to `alignment`): no planner of these groups can do better.

@@ -43,6 +43,20 @@ uint64_t sum_aligned(const std::vector<BufferGroup>& groups, uint64_t alignment)
   return s;
 }
 
+ArenaPlan plan_groups(const MemoryPlanner& planner, const std::vector<BufferGroup>& groups,
+                      const std::vector<Node*>& order, const std::string& level) {
+  MemoryProblem problem;
+  problem.num_steps = static_cast<int>(order.size());
+  problem.level = level;
+  for (const BufferGroup& grp : groups)
+    problem.buffers.push_back({grp.members[0].value->name(), grp.bytes, grp.first_step, grp.last_step});
+  ArenaPlan plan = planner.plan(problem);
+  if (plan.offsets.size() != groups.size())
+    throw Error("memory planner \"" + planner.name() + "\" returned " + std::to_string(plan.offsets.size()) +
+                " offsets for " + std::to_string(groups.size()) + " buffers");
+  return plan;
+}
+
 class PlanMemory final : public Pass {
  public:
   PassInfo info() const override {
@@ -66,21 +80,26 @@ class PlanMemory final : public Pass {
     if (!is_topological(g.nodes())) g.sort_topologically();
     const std::vector<Node*> order = g.nodes();
 
-    AliasOptions opts{level != "none", level == "aggressive", level == "aggressive"};
-    std::vector<BufferGroup> groups = build_groups(g, order, ctx.ops(), opts);
-    MemoryProblem problem;
-    problem.num_steps = static_cast<int>(order.size());
-    problem.level = level;
-    for (const BufferGroup& grp : groups)
-      problem.buffers.push_back({grp.members[0].value->name(), grp.bytes, grp.first_step, grp.last_step});
-    ArenaPlan plan = planner->plan(problem);
-    if (plan.offsets.size() != groups.size())
-      throw Error("memory planner \"" + planner->name() + "\" returned " + std::to_string(plan.offsets.size()) +
-                  " offsets for " + std::to_string(groups.size()) + " buffers");
+    AliasOptions opts{level != "none", level == "aggressive", level == "aggressive", {}};
+    std::vector<const Value*> in_place;
+    std::vector<BufferGroup> groups = build_groups(g, order, ctx.ops(), opts, &in_place);
+    ArenaPlan plan = plan_groups(*planner, groups, order, level);
+    // A Concat input written in place reserves the whole output from the input's definition
+    // on; where an early input (a short branch) makes that cost more than its copy saves, copy
+    // it instead: drop inputs one at a time and keep each drop that shrinks the arena.
+    if (planner->name() != "naive")
+      for (const Value* v : in_place) {
+        AliasOptions trial = opts;
+        trial.concat_excluded.insert(v);
+        std::vector<BufferGroup> tg = build_groups(g, order, ctx.ops(), trial);
+        ArenaPlan tp = plan_groups(*planner, tg, order, level);
+        if (tp.arena_bytes < plan.arena_bytes) opts = trial, groups = std::move(tg), plan = std::move(tp);
+      }
+    const uint64_t alignment = MemoryProblem{}.alignment;
 
     for (Value* v : g.values()) v->arena_offset = -1;
     for (size_t i = 0; i < groups.size(); ++i) {
-      if (plan.offsets[i] % problem.alignment)
+      if (plan.offsets[i] % alignment)
         throw Error("memory planner \"" + planner->name() + "\" gave an unaligned offset");
       for (const GroupMember& m : groups[i].members) m.value->arena_offset = static_cast<int64_t>(plan.offsets[i] + m.offset);
     }
@@ -89,8 +108,8 @@ class PlanMemory final : public Pass {
     // The bound uses every legal alias whatever the level, so declining to alias cannot raise it.
     const std::vector<BufferGroup> all = build_groups(g, order, ctx.ops(), AliasOptions{});
     ctx.count("memory.arena_bytes", static_cast<int64_t>(plan.arena_bytes));
-    ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, problem.alignment)));
-    ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, problem.alignment)));
+    ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, alignment)));
+    ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, alignment)));
     // The report's names travel as counters too (the report has only integer counters).
     ctx.count("memory.planner." + planner_name, 1);
     ctx.count("memory.level." + level, 1);

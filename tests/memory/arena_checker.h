@@ -1,0 +1,32 @@
+// tests/memory/arena_checker.h — an independent check of an arena plan, sharing no code with the
+// planners (plugins/memory): it recomputes liveness from the graph in its node order and checks
+//  - every planned value lies in [0, arena_bytes) at a 64-byte-aligned offset (a Concat input
+//    written into its slice of the output is aligned relative to that output instead);
+//  - no two values live at the same step overlap in bytes, except the legal sharings: a view
+//    (Reshape/Flatten/Squeeze/Unsqueeze/Identity/Dropout) at its input's offset; an elementwise
+//    or broadcast output over a same-shaped input whose last use is that node; a Concat input
+//    dying at the Concat that sits exactly in its slice of the output (dims before the axis 1);
+//  - with `views_aliased`, every view whose input and output are planned shares its bytes.
+// On failure the message includes an ASCII space-time picture of the arena (rows = steps,
+// columns = address buckets), as XLA's heap-simulator tests draw them.
+#pragma once
+#include <string>
+
+#include "ge/sdk/ir.h"
+#include "ge/sdk/op_registry.h"
+
+namespace ge::test {
+
+struct ArenaCheckOptions {
+  bool views_aliased = false;
+  int columns = 64;
+};
+
+/// Empty when the plan is sound; otherwise every violation, one a line, and the picture.
+std::string check_arena(const Graph& g, const OpRegistry& ops, ArenaCheckOptions opts = {});
+
+/// The arena as a space-time picture: one row per step, `columns` address buckets; a letter per
+/// value (legend below), '.' free, '#' two or more values in one bucket at one step.
+std::string draw_arena(const Graph& g, int columns = 64);
+
+}  // namespace ge::test
