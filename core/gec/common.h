@@ -24,6 +24,7 @@ struct CommonOptions {
   std::string backend, scheduler, report;
   int threads = 0;  ///< --threads; 0 = manifest value or all cores
   bool verify_each = false, fail_on_pass_error = false, keep_initializer_inputs = false;
+  bool quiet = false;  ///< --quiet: no progress lines (they go to stderr only when it is a terminal)
 
   void add_to(CLI::App& app, bool compile_options = true);
   /// Applies the log level and overrides, loads the manifest's plugins.
@@ -64,6 +65,17 @@ std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
+
+/// `gec profile` options (main.cc binds them).
+struct ProfileOptions {
+  int iterations = 20, top = 10;
+  std::string trace, json;
+  double peak_gflops = 0;  ///< 0 = nominal peak from /proc/cpuinfo
+  uint32_t seed = 0;
+};
+int cmd_profile(const std::string& model, const CommonOptions& common, const ProfileOptions& po);
+int cmd_inspect(const std::string& model, const CommonOptions& common, const std::string& format,
+                const std::string& out_path);
 int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
                 const std::string& level_b, const std::string& inputs_dir, double threshold);
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,

@@ -56,6 +56,26 @@ int main(int argc, char** argv) {
   conf->add_flag("--verbose,-v", conf_verbose, "Print every case");
   common.add_to(*conf);
 
+  gec::ProfileOptions prof;
+  CLI::App* profile = app.add_subcommand("profile", "Run a model with per-node timing: top-K nodes, FLOP/s, memory, trace");
+  profile->add_option("model", model, "Model file (.onnx)")->required();
+  profile->add_option("--iterations", prof.iterations, "Profiled runs (and as many unprofiled) after one warm-up (default 20)")
+      ->check(CLI::PositiveNumber);
+  profile->add_option("--top", prof.top, "Rows of the top table (default 10; 0 = all nodes)")->check(CLI::NonNegativeNumber);
+  profile->add_option("--trace", prof.trace, "Write a Chrome trace (Perfetto, chrome://tracing) to this file");
+  profile->add_option("--json", prof.json, "Write the report with a 'profile' key to this file");
+  profile->add_option("--peak-gflops", prof.peak_gflops, "Machine peak for efficiency (default: nominal from /proc/cpuinfo)");
+  profile->add_option("--seed", prof.seed, "Seed of the random inputs");
+  common.add_to(*profile);
+
+  std::string insp_format = "text", insp_out;
+  CLI::App* inspect = app.add_subcommand("inspect", "Print the optimized graph: text IR, GraphViz DOT, SVG or ONNX");
+  inspect->add_option("model", model, "Model file (.onnx)")->required();
+  inspect->add_option("--format", insp_format, "text (default), dot, svg (needs graphviz), onnx (fused ops in domain ge)")
+      ->check(CLI::IsMember({"text", "dot", "svg", "onnx"}));
+  inspect->add_option("-o,--output", insp_out, "Write to this file instead of stdout (required for onnx)");
+  common.add_to(*inspect);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +86,8 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold);
     if (plugins->parsed()) return gec::cmd_plugins(common);
+    if (profile->parsed()) return gec::cmd_profile(model, common, prof);
+    if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
   } catch (const ge::Error& e) {
     std::fprintf(stderr, "gec: error: %s\n", e.what());

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "ge/sdk/error.h"
@@ -142,7 +143,15 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
   // Stable: within a stage, fusion rules (by priority) first, then passes in registration order.
   std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.stage < b.stage; });
 
+  std::optional<Stage> current;
+  auto stage_done = [&] {
+    if (current && opts.on_stage_done) opts.on_stage_done(std::string(stage_name(*current)), g.num_nodes());
+  };
   for (Unit& u : units) {
+    if (current != u.stage) {
+      stage_done();
+      current = u.stage;
+    }
     PassRecord rec{u.name, std::string(stage_name(u.stage)), 0, false, g.num_nodes(), "ran"};
     std::string skip = ctx.skip_reason(u.name, u.min_level, u.numerics);
     if (opts.only && std::find(opts.only->begin(), opts.only->end(), u.name) == opts.only->end())
@@ -178,6 +187,7 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     if (print_all || std::find(opts.print_after.begin(), opts.print_after.end(), u.name) != opts.print_after.end())
       print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
   }
+  stage_done();
   verify_graph_or_throw(g, &env.ops);
   result.ms = ms_since(t_all);
   return result;

@@ -1,7 +1,9 @@
 #include "ge/core/runtime.h"
 
+#include <chrono>
 #include <unordered_map>
 
+#include "ge/core/profiler.h"
 #include "ge/sdk/error.h"
 
 namespace ge::core {
@@ -82,7 +84,17 @@ std::optional<Tensor> Executable::value(const std::string& name) const {
   return it->second.clone();
 }
 
-std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) {
+const Node& Executable::step_node(size_t i) const { return *impl_->steps.at(i).node; }
+std::string Executable::step_kernel(size_t i) const { return impl_->steps.at(i).kernel->impl_name(); }
+
+std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) { return run(inputs, RunOptions{}); }
+
+std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs, const RunOptions& ro) {
+  StepTimes* prof = ro.profile;
+  if (prof) prof->steps.assign(impl_->steps.size(), StepSpan{});
+  auto now_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
   const Graph& g = *graph_;
   if (inputs.size() != g.inputs().size())
     throw Error("model expects " + std::to_string(g.inputs().size()) + " inputs, got " + std::to_string(inputs.size()));
@@ -94,13 +106,16 @@ std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) {
     for (auto [step, slot] : impl_->input_uses[i])
       impl_->steps[step].inputs[slot].set_data(const_cast<void*>(inputs[i].data()));
   }
-  for (auto& s : impl_->steps) {
+  for (size_t k = 0; k < impl_->steps.size(); ++k) {
+    auto& s = impl_->steps[k];
     KernelIO io{s.inputs, s.outputs};
+    if (prof) prof->steps[k].start_ns = now_ns();
     try {
       s.kernel->run(io);
     } catch (const Error& e) {
       throw Error(s.node->describe() + ": " + e.what());
     }
+    if (prof) prof->steps[k].end_ns = now_ns();
   }
   std::vector<Tensor> out;
   for (const Value* v : g.outputs()) {

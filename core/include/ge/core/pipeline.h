@@ -5,6 +5,7 @@
 // plugin order of the manifest); in the fusion stage the enabled fusion rules run first, by
 // descending priority (vendor rules ≥ 100 before the generic ones), each to a fixed point.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -33,6 +34,8 @@ struct CompileOptions {
   std::vector<std::string> print_after;  ///< pass names, or "all": print the text IR to `print_to`
   std::ostream* print_to = nullptr;      ///< default std::cerr
   bool fail_on_pass_error = false;
+  /// Called when a stage's last pass has finished (stage name, nodes now); `gec` prints progress.
+  std::function<void(const std::string& stage, size_t nodes)> on_stage_done;
 
   /// Options of a manifest: [compile] opt_level, numerics, disable; [fusion] enable, disable;
   /// [backend] name.

@@ -10,6 +10,14 @@
 
 namespace ge::core {
 
+struct StepTimes;  // ge/core/profiler.h
+
+/// Per-run options. `profile`, when set, receives each step's start and end (steady_clock);
+/// when null the run loop pays one pointer test per step.
+struct RunOptions {
+  StepTimes* profile = nullptr;
+};
+
 struct ExecOptions {
   std::string backend = "cpu";
   int threads = 1;  ///< intra-op threads given to the backend
@@ -28,6 +36,10 @@ class Executable {
   /// Runs once. `inputs` follow graph().inputs() order; each must match that input's dtype and
   /// shape (ge::Error naming the input otherwise). Returns the outputs in graph().outputs() order.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, const RunOptions& ro);
+  /// Node of step i (execution order) and its kernel's impl_name(); the profiler names spans so.
+  const Node& step_node(size_t i) const;
+  std::string step_kernel(size_t i) const;
   size_t num_kernels() const;
   /// Bytes of the one arena allocated for planned values (0 without a memory plan).
   uint64_t arena_bytes() const;

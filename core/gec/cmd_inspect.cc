@@ -1,0 +1,69 @@
+// gec inspect: the optimized graph as text IR, GraphViz DOT, SVG (through graphviz's `dot`) or
+// ONNX with fused ops in the `ge` domain (for Netron).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "common.h"
+#include "ge/core/graph_export.h"
+#include "ge/sdk/error.h"
+#include "ge/sdk/text_ir.h"
+
+namespace fs = std::filesystem;
+
+namespace gec {
+
+namespace {
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw ge::Error("cannot write '" + path + "'");
+  }
+  fs::rename(tmp, path);
+}
+
+bool have_dot() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
+
+}  // namespace
+
+int cmd_inspect(const std::string& model, const CommonOptions& common, const std::string& format,
+                const std::string& out_path) {
+  if (format == "onnx" && out_path.empty()) throw ge::Error("--format onnx writes a binary file: give -o FILE.onnx");
+  if (format == "svg" && !have_dot())
+    throw ge::Error("--format svg needs graphviz's 'dot' on PATH (Debian package graphviz; scripts/bootstrap installs it); "
+                    "--format dot writes the DOT text");
+  auto env = common.load_environment();
+  Compiled c = compile_model(model, *env, common);
+  const ge::Graph& g = *c.graph;
+  std::string bytes;
+  if (format == "text") bytes = ge::print_graph(g);
+  else if (format == "dot" || format == "svg") bytes = ge::core::to_dot(g);
+  else if (format == "onnx") bytes = ge::core::to_onnx(g);
+  else throw ge::Error("--format '" + format + "': expected text, dot, svg or onnx");
+
+  if (format == "svg") {
+    // dot reads the DOT text from a temporary file; its SVG goes to -o or stdout.
+    fs::path dot_file = fs::temp_directory_path() / ("gec_inspect_" + std::to_string(::getpid()) + ".dot");
+    write_file(dot_file.string(), bytes);
+    std::string cmd = "dot -Tsvg '" + dot_file.string() + "'" + (out_path.empty() ? "" : " -o '" + out_path + "'");
+    int rc = std::system(cmd.c_str());
+    fs::remove(dot_file);
+    if (rc != 0) throw ge::Error("graphviz 'dot' failed (exit status " + std::to_string(rc) + ")");
+    return 0;
+  }
+  if (out_path.empty()) std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  else write_file(out_path, bytes);
+  if (!common.report.empty()) {
+    nlohmann::json r = make_report(model, c);
+    r["run"] = nullptr;
+    write_json(r, common.report);
+  }
+  return 0;
+}
+
+}  // namespace gec

@@ -1,0 +1,209 @@
+#include "ge/core/profiler.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+namespace ge::core {
+
+namespace {
+
+int64_t numel_of(const Value* v) { return v ? v->numel() : 0; }
+const Shape* shape_of(const Node& n, size_t i) { return n.input(i) ? &n.input(i)->shape : nullptr; }
+int64_t last_dim(const Shape* s) { return s && s->rank() ? (*s)[s->rank() - 1] : 0; }
+
+// prod(W.shape[1:]) = (Cin/group)·kh·kw…: the multiply-adds per output element of a convolution.
+double conv_macs_per_output(const Node& n) {
+  const Shape* w = shape_of(n, 1);
+  if (!w || w->rank() < 2) return 0;
+  double p = 1;
+  for (size_t i = 1; i < w->rank(); ++i) p *= static_cast<double>((*w)[i]);
+  return p;
+}
+
+bool is_elementwise(const std::string& op) {
+  static const std::set<std::string> ops = {
+      "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Relu", "LeakyRelu", "PRelu", "Sigmoid",
+      "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Neg", "Abs", "Clip", "Erf", "HardSigmoid", "HardSwish",
+      "Elu", "Selu", "Softplus", "Floor", "Ceil", "Round", "Sign", "Equal", "Less", "Greater", "Where",
+      "Not", "And", "Or", "Cast", "Swish", "Mish"};
+  return ops.count(op) != 0;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+}  // namespace
+
+double node_flops(const Node& n) {
+  const std::string& op = n.op_type();
+  const bool ge = n.domain() == "ge";
+  const double out = static_cast<double>(numel_of(n.output(0)));
+  auto has = [&](size_t i) { return n.input(i) != nullptr; };
+  auto act = [&] { return n.attrs.get_string("activation", "").empty() ? 0.0 : out; };
+  if (op == "Conv" && n.domain().empty()) return 2 * out * conv_macs_per_output(n) + (has(2) ? out : 0);
+  if (op == "FusedConv" && ge)
+    return 2 * out * conv_macs_per_output(n) + (has(2) ? out : 0) + (has(3) ? out : 0) + act();
+  if (op == "MatMul" && n.domain().empty()) return 2 * out * static_cast<double>(last_dim(shape_of(n, 0)));
+  if (op == "FusedMatMul" && ge)
+    return 2 * out * static_cast<double>(last_dim(shape_of(n, 0))) + (has(2) ? out : 0) + act();
+  if (op == "Gemm") {
+    const Shape* a = shape_of(n, 0);
+    if (!a || a->rank() != 2) return 0;
+    double k = static_cast<double>(n.attrs.get_int("transA", 0) ? (*a)[0] : (*a)[1]);
+    return 2 * out * k + (has(2) ? out : 0);
+  }
+  if (op == "Attention" && ge) {
+    const Shape* kt = shape_of(n, 1);  // [B,H,d,S]
+    double s = static_cast<double>(last_dim(kt));
+    double d = kt && kt->rank() >= 2 ? static_cast<double>((*kt)[kt->rank() - 2]) : 0;
+    double bh_ss = d > 0 ? out / d * s : 0;  // out = B·H·S·d
+    return 4 * out * s + 5 * bh_ss;
+  }
+  if (op == "FusedElementwise" && ge) {
+    // One operation per program instruction (attribute `ops`) per element.
+    if (const AttrValue* a = n.attrs.find("ops"))
+      if (auto* v = std::get_if<std::vector<std::string>>(a)) return out * static_cast<double>(std::max<size_t>(1, v->size()));
+    return out;
+  }
+  if (op == "Softmax" || op == "LogSoftmax") return 5 * out;
+  if (op == "LayerNormalization") return 8 * out;
+  if (op == "Gelu") return 8 * out;
+  if (op == "BatchNormalization" || op == "InstanceNormalization") return 2 * out;
+  if (op == "MaxPool" || op == "AveragePool") {
+    double k = 1;
+    for (int64_t d : n.attrs.get_ints("kernel_shape")) k *= static_cast<double>(d);
+    return out * k;
+  }
+  if (op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return static_cast<double>(numel_of(n.input(0)));
+  if (is_elementwise(op)) return out;
+  return 0;
+}
+
+uint64_t node_bytes(const Node& n) {
+  uint64_t b = 0;
+  for (const Value* v : n.inputs()) b += v ? v->nbytes() : 0;
+  for (const Value* v : n.outputs()) b += v ? v->nbytes() : 0;
+  return b;
+}
+
+double nominal_peak_gflops(int cores, std::string* how) {
+  double mhz = 0;
+  bool avx512 = false, fma = false;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu MHz", 0) == 0) {
+      auto c = line.find(':');
+      if (c != std::string::npos) mhz = std::max(mhz, std::atof(line.c_str() + c + 1));
+    } else if (line.rfind("flags", 0) == 0) {
+      avx512 = line.find(" avx512f") != std::string::npos;
+      fma = line.find(" fma") != std::string::npos;
+    }
+  }
+  if (mhz <= 0) mhz = 2000;  // no clock reported (some VMs): an assumed 2 GHz, said so below
+  // Two FMA pipes × lanes × 2 FLOP: 16 lanes with AVX-512, 8 with AVX2+FMA; 8 FLOP/cycle without FMA.
+  const int per_cycle = avx512 ? 64 : fma ? 32 : 8;
+  double peak = cores * (mhz / 1000.0) * per_cycle;
+  if (how) {
+    std::ostringstream os;
+    os.precision(3);
+    os << "nominal: " << cores << " core" << (cores == 1 ? "" : "s") << " x " << mhz / 1000.0
+       << " GHz (/proc/cpuinfo 'cpu MHz'; turbo clocks run higher) x " << per_cycle << " fp32 FLOP/cycle ("
+       << (avx512 ? "AVX-512" : fma ? "AVX2+FMA" : "no FMA") << ", 2 FMA pipes) = " << peak
+       << " GFLOP/s (an assumption, not measured; --peak-gflops overrides)";
+    *how = os.str();
+  }
+  return peak;
+}
+
+std::vector<NodeProfile> Profile::top(int k) const {
+  std::vector<NodeProfile> v = nodes;
+  std::stable_sort(v.begin(), v.end(), [](const NodeProfile& a, const NodeProfile& b) { return a.median_us > b.median_us; });
+  if (k > 0 && static_cast<size_t>(k) < v.size()) v.resize(k);
+  return v;
+}
+
+Profile make_profile(const Executable& exe, std::vector<StepTimes> runs, double peak_gflops,
+                     const std::string& peak_source) {
+  Profile p;
+  p.iterations = static_cast<int>(runs.size());
+  p.peak_gflops = peak_gflops;
+  p.peak_source = peak_source;
+  p.arena_bytes = exe.arena_bytes();
+  for (const Value* v : exe.graph().values())
+    if (v->is_constant()) p.weight_bytes += v->nbytes();
+  const size_t steps = exe.num_kernels();
+  std::vector<double> run_ms;
+  for (const StepTimes& r : runs)
+    if (!r.steps.empty()) run_ms.push_back((r.steps.back().end_ns - r.steps.front().start_ns) / 1e6);
+  if (!run_ms.empty()) {
+    p.run_median_ms = median_of(run_ms);
+    p.run_mean_ms = std::accumulate(run_ms.begin(), run_ms.end(), 0.0) / run_ms.size();
+    p.run_min_ms = *std::min_element(run_ms.begin(), run_ms.end());
+  }
+  for (size_t i = 0; i < steps; ++i) {
+    const Node& n = exe.step_node(i);
+    NodeProfile np;
+    np.step = i;
+    np.name = n.name();
+    np.op_type = n.op_type();
+    np.domain = n.domain();
+    np.kernel = exe.step_kernel(i);
+    std::vector<double> us;
+    for (const StepTimes& r : runs)
+      if (i < r.steps.size()) us.push_back((r.steps[i].end_ns - r.steps[i].start_ns) / 1e3);
+    np.median_us = median_of(us);
+    np.mean_us = us.empty() ? 0 : std::accumulate(us.begin(), us.end(), 0.0) / us.size();
+    np.flops = node_flops(n);
+    np.gflops = np.median_us > 0 ? np.flops / (np.median_us * 1e3) : 0;  // FLOP/ns = GFLOP/s
+    np.efficiency = peak_gflops > 0 ? np.gflops / peak_gflops : 0;
+    np.bytes = node_bytes(n);
+    p.nodes_total_us += np.median_us;
+    p.total_flops += np.flops;
+    p.nodes.push_back(std::move(np));
+  }
+  for (NodeProfile& np : p.nodes) np.share = p.nodes_total_us > 0 ? np.median_us / p.nodes_total_us : 0;
+  p.runs = std::move(runs);
+  return p;
+}
+
+std::string chrome_trace(const Profile& p, const std::string& process_name) {
+  using nlohmann::json;
+  json events = json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0}, {"args", {{"name", process_name}}}});
+  std::set<int> streams;
+  for (const NodeProfile& n : p.nodes) streams.insert(n.stream);
+  for (int s : streams)
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", s + 1},
+                      {"args", {{"name", "stream " + std::to_string(s)}}}});
+  int64_t t0 = 0;
+  for (const StepTimes& r : p.runs)
+    if (!r.steps.empty()) {
+      t0 = r.steps.front().start_ns;
+      break;
+    }
+  for (size_t it = 0; it < p.runs.size(); ++it) {
+    const StepTimes& r = p.runs[it];
+    for (size_t i = 0; i < r.steps.size() && i < p.nodes.size(); ++i) {
+      const NodeProfile& n = p.nodes[i];
+      // Integer-ns spans printed as fractional µs: adjacent steps never overlap after rounding.
+      double ts = (r.steps[i].start_ns - t0) / 1e3, dur = (r.steps[i].end_ns - r.steps[i].start_ns) / 1e3;
+      std::string op = n.domain.empty() ? n.op_type : n.domain + "." + n.op_type;
+      events.push_back({{"name", n.name}, {"cat", op}, {"ph", "X"}, {"pid", 1}, {"tid", n.stream + 1},
+                        {"ts", ts}, {"dur", dur},
+                        {"args", {{"op_type", op}, {"kernel", n.kernel}, {"flops", n.flops}, {"iteration", it}, {"step", i}}}});
+    }
+  }
+  json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+  return doc.dump() + "\n";
+}
+
+}  // namespace ge::core
