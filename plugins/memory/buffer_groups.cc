@@ -105,6 +105,10 @@ void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<cons
     BufferGroup& gi = G.group_of(in);
     if (G.offset_in_group(in) != 0 || gi.bytes != in->nbytes() || gi.last_step != G.step(&n)) continue;
     if (G.gid(in) == G.gid(out) || opts.concat_excluded.count(in)) continue;
+    // Another input sharing these bytes (a view of this one) must stay readable where it is.
+    bool shared = false;
+    for (Value* other : n.inputs()) shared |= other && other != in && G.has(other) && G.gid(other) == G.gid(in);
+    if (shared) continue;
     G.merge(in, out, at);
     if (merged) merged->push_back(in);
   }
