@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""gec profile and gec inspect end to end on tiny_cnn.
+
+profile: the trace is valid JSON with every node once per iteration on one track without
+overlaps, the printed top table is sorted, the report's profile key is present.
+inspect: --format dot names every node of the text IR; --format onnx written at -O0 and -O2
+runs again under `gec run --check` against tiny_cnn's reference outputs.
+Usage: cli_profile.py GEC MODEL_DIR OUT_DIR SCHEMA VALIDATOR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+gec, model_dir, out, schema, validator = sys.argv[1:]
+model = os.path.join(model_dir, "model.onnx")
+data = os.path.join(model_dir, "test_data_set_0")
+os.makedirs(out, exist_ok=True)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def gec_run(*args):
+    r = subprocess.run([gec, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr)
+        sys.exit(f"gec {' '.join(args)}: exit {r.returncode}")
+    return r.stdout
+
+
+# ---- profile
+iters = 3
+trace, rep = os.path.join(out, "trace.json"), os.path.join(out, "profile.json")
+text = gec_run("profile", model, "--iterations", str(iters), "--top", "5", "--trace", trace, "--json", rep)
+print(text)
+check("overhead" in text and "peak:" in text and "memory: arena" in text, "profile prints latency, peak, memory")
+rows = [l for l in text.splitlines() if re.match(r"^\s+\d+ ", l)]
+medians = [float(l.split()[4]) for l in rows]
+check(len(rows) >= 1 and medians == sorted(medians, reverse=True), f"top table sorted: {medians}")
+with open(trace) as f:
+    events = json.load(f)["traceEvents"]
+spans = [e for e in events if e["ph"] == "X"]
+names = {}
+for e in spans:
+    names[e["name"]] = names.get(e["name"], 0) + 1
+check(all(n == iters for n in names.values()), "every node once per iteration")
+tids = {e["tid"] for e in spans}
+check(len(tids) == 1, f"one stream track, got {tids}")
+spans.sort(key=lambda e: e["ts"])
+check(all(a["ts"] + a["dur"] <= b["ts"] + 1e-9 for a, b in zip(spans, spans[1:])), "no overlapping spans")
+with open(rep) as f:
+    report = json.load(f)
+check(len(report["profile"]["nodes"]) == len(names), "report profile has every node")
+check(subprocess.run([sys.executable, validator, schema, rep]).returncode == 0, "profile report matches the schema")
+
+# ---- inspect
+ir = gec_run("inspect", model)
+nodes = re.findall(r"#\s*(\S+)\s*$", ir, re.M)
+check(len(nodes) > 0, "text IR names nodes")
+dot = gec_run("inspect", model, "--format", "dot")
+check(dot.startswith("digraph") and dot.rstrip().endswith("}"), "dot is a digraph")
+check(all(f"\\n{n}" in dot for n in nodes), "dot labels every node")
+for level in ("0", "2"):
+    onnx_path = os.path.join(out, f"tiny_cnn_O{level}.onnx")
+    gec_run("inspect", model, f"-O{level}", "--format", "onnx", "-o", onnx_path)
+    # The exported graph is already optimized; running it again at -O0 runs exactly it.
+    gec_run("run", onnx_path, "-O0", "--inputs", data, "--check", data)
+    gec_run("run", onnx_path, "--inputs", data, "--check", data)
+
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
