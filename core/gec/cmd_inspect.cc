@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "ge/core/plan.h"
 #include "ge/core/graph_export.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/text_ir.h"
@@ -38,7 +39,8 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
     throw ge::Error("--format svg needs graphviz's 'dot' on PATH (Debian package graphviz; scripts/bootstrap installs it); "
                     "--format dot writes the DOT text");
   auto env = common.load_environment();
-  Compiled c = compile_model(model, *env, common);
+  // A plan file (told apart by its magic) runs as saved, without recompiling.
+  Compiled c = ge::core::is_plan_file(model) ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
   const ge::Graph& g = *c.graph;
   std::string bytes;
   if (format == "text") bytes = ge::print_graph(g);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "common.h"
+#include "ge/core/plan.h"
 #include "ge/core/profiler.h"
 #include "ge/sdk/error.h"
 
@@ -38,7 +39,8 @@ nlohmann::json node_json(const ge::core::NodeProfile& n) {
 int cmd_profile(const std::string& model, const CommonOptions& common, const ProfileOptions& po) {
   if (po.iterations < 1) throw ge::Error("--iterations must be at least 1");
   auto env = common.load_environment();
-  Compiled c = compile_model(model, *env, common);
+  // A plan file (told apart by its magic) runs as saved, without recompiling.
+  Compiled c = ge::core::is_plan_file(model) ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
   ge::core::Executable& exe = *c.exe;
   std::vector<ge::Tensor> inputs = random_inputs(exe.graph(), po.seed);
   exe.run(inputs);  // warm-up: first-touch of the arena, oneDNN primitive caches

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
 
   gec::ProfileOptions prof;
   CLI::App* profile = app.add_subcommand("profile", "Run a model with per-node timing: top-K nodes, FLOP/s, memory, trace");
-  profile->add_option("model", model, "Model file (.onnx)")->required();
+  profile->add_option("model", model, "Model file (.onnx) or execution plan (.gep)")->required();
   profile->add_option("--iterations", prof.iterations, "Profiled runs (and as many unprofiled) after one warm-up (default 20)")
       ->check(CLI::PositiveNumber);
   profile->add_option("--top", prof.top, "Rows of the top table (default 10; 0 = all nodes)")->check(CLI::NonNegativeNumber);
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
 
   std::string insp_format = "text", insp_out;
   CLI::App* inspect = app.add_subcommand("inspect", "Print the optimized graph: text IR, GraphViz DOT, SVG or ONNX");
-  inspect->add_option("model", model, "Model file (.onnx)")->required();
+  inspect->add_option("model", model, "Model file (.onnx) or execution plan (.gep)")->required();
   inspect->add_option("--format", insp_format, "text (default), dot, svg (needs graphviz), onnx (fused ops in domain ge)")
       ->check(CLI::IsMember({"text", "dot", "svg", "onnx"}));
   inspect->add_option("-o,--output", insp_out, "Write to this file instead of stdout (required for onnx)");

@@ -73,5 +73,13 @@ for level in ("0", "2"):
     gec_run("run", onnx_path, "-O0", "--inputs", data, "--check", data)
     gec_run("run", onnx_path, "--inputs", data, "--check", data)
 
+# ---- a plan file profiles and exports like the model it was compiled from
+plan = os.path.join(out, "tiny_cnn.gep")
+gec_run("compile", model, "-o", plan)
+text = gec_run("profile", plan, "--iterations", "2", "--top", "3")
+check("overhead" in text, "profile of a plan")
+gec_run("inspect", plan, "--format", "onnx", "-o", os.path.join(out, "from_plan.onnx"))
+gec_run("run", os.path.join(out, "from_plan.onnx"), "--inputs", data, "--check", data)
+
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
