@@ -26,11 +26,17 @@ struct BufferRequest {
   int last_step = 0;      ///< last step that reads it (inclusive); == first_step when unused
 };
 
+/// What the plan_memory pass (plugins/memory) hands a planner: each buffer is already a whole
+/// alias group (a value with its views, in-place outputs and Concat slices, over the union of
+/// their lifetimes), so a planner only packs intervals. Merging an in-place pair never raises
+/// the bytes live at any step, so the pass merges them itself and leaves inplace_candidates empty;
+/// the field stays for planners fed by other passes.
 struct MemoryProblem {
   std::vector<BufferRequest> buffers;
   int num_steps = 0;
   uint64_t alignment = 64;  ///< bytes
-  /// "basic": no in-place reuse; "aggressive": in-place candidates may be used.
+  /// "none": no reuse (the pass then uses `naive`); "basic": reuse and views, no in-place or
+  /// Concat in place; "aggressive": everything. Informational: the pass already applied it.
   std::string level = "aggressive";
   /// (output buffer, input buffer): the output may occupy the input's bytes because the input's
   /// last read is the step that writes the output and the op reads each element before writing it.
