@@ -99,7 +99,7 @@ TEST(RegistryDefs, EveryOpParsesAndHasShapeInference) {
       "Conv", "BatchNormalization", "Relu", "Clip", "Sigmoid", "Add", "Sub", "Mul", "Div", "Pow",
       "Sqrt", "Erf", "Sum", "MatMul", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool",
       "Flatten", "Reshape", "Transpose", "Concat", "Slice", "Gather", "Unsqueeze", "Squeeze",
-      "Shape", "Constant", "Identity", "Dropout", "ReduceMean", "Softmax"};
+      "Shape", "Constant", "Identity", "Dropout", "ReduceMean", "Softmax", "Split"};
   auto& r = registrar();
   std::set<std::string> defined;
   for (const OpDef* d : r.reg.all()) {
