@@ -11,7 +11,7 @@
 namespace gec {
 
 int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
-                const std::string& level_b, const std::string& inputs_dir, double threshold) {
+                const std::string& level_b, const std::string& inputs_dir, double threshold, bool fail_on_drift) {
   auto compile_at = [&](const std::string& level) {
     CommonOptions o = common;
     o.opt_level = level;
@@ -52,7 +52,7 @@ int cmd_compare(const std::string& model, const CommonOptions& common, const std
   std::printf("%d tensors compared; ", compared);
   if (first_drift.empty()) std::printf("none above rel_l2 %.1e\n", threshold);
   else std::printf("first above rel_l2 %.1e: %s\n", threshold, first_drift.c_str());
-  return 0;
+  return fail_on_drift && !first_drift.empty() ? 1 : 0;
 }
 
 }  // namespace gec

@@ -77,7 +77,7 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
 int cmd_inspect(const std::string& model, const CommonOptions& common, const std::string& format,
                 const std::string& out_path);
 int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
-                const std::string& level_b, const std::string& inputs_dir, double threshold);
+                const std::string& level_b, const std::string& inputs_dir, double threshold, bool fail_on_drift);
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
                     const std::string& json_path, double timeout_s, bool verbose);
 

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   compare->add_option("--to", cmp_b, "Compared level (default 2)")->check(CLI::IsMember({"0", "1", "2", "3"}));
   compare->add_option("--inputs", cmp_inputs, "Folder with input_K.pb (default: seeded random inputs)");
   compare->add_option("--threshold", cmp_threshold, "Relative L2 error marked as drift (default 1e-5)");
+  bool cmp_fail = false;
+  compare->add_flag("--fail-on-drift", cmp_fail, "Exit 1 when any tensor drifts beyond the threshold");
   common.add_to(*compare);
 
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
@@ -84,7 +86,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return gec::cmd_run(model, common, *run);
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
-    if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold);
+    if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
     if (plugins->parsed()) return gec::cmd_plugins(common);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
