@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 #include "common.h"
@@ -39,9 +40,18 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
     throw ge::Error("--format svg needs graphviz's 'dot' on PATH (Debian package graphviz; scripts/bootstrap installs it); "
                     "--format dot writes the DOT text");
   auto env = common.load_environment();
-  // A plan file (told apart by its magic) runs as saved, without recompiling.
-  Compiled c = ge::core::is_plan_file(model) ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
-  const ge::Graph& g = *c.graph;
+  // A plan file (told apart by its magic) shows its graph as saved, without recompiling. Without
+  // --report only the graph is read: no kernels are built and stdout carries nothing but the output.
+  const bool plan = ge::core::is_plan_file(model);
+  std::optional<Compiled> c;
+  std::shared_ptr<const ge::Graph> graph;
+  if (plan && common.report.empty()) {
+    graph = ge::core::load_plan(model, *env).graph;
+  } else {
+    c = plan ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
+    graph = c->graph;
+  }
+  const ge::Graph& g = *graph;
   std::string bytes;
   if (format == "text") bytes = ge::print_graph(g);
   else if (format == "dot" || format == "svg") bytes = ge::core::to_dot(g);
@@ -56,12 +66,13 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
     int rc = std::system(cmd.c_str());
     fs::remove(dot_file);
     if (rc != 0) throw ge::Error("graphviz 'dot' failed (exit status " + std::to_string(rc) + ")");
-    return 0;
+  } else if (out_path.empty()) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  } else {
+    write_file(out_path, bytes);
   }
-  if (out_path.empty()) std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-  else write_file(out_path, bytes);
-  if (!common.report.empty()) {
-    nlohmann::json r = make_report(model, c);
+  if (c && !common.report.empty()) {
+    nlohmann::json r = make_report(model, *c);
     r["run"] = nullptr;
     write_json(r, common.report);
   }

@@ -10,6 +10,7 @@ Usage: cli_profile.py GEC MODEL_DIR OUT_DIR SCHEMA VALIDATOR
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -66,6 +67,10 @@ check(len(nodes) > 0, "text IR names nodes")
 dot = gec_run("inspect", model, "--format", "dot")
 check(dot.startswith("digraph") and dot.rstrip().endswith("}"), "dot is a digraph")
 check(all(f"\\n{n}" in dot for n in nodes), "dot labels every node")
+if shutil.which("dot"):
+    check("<svg" in gec_run("inspect", model, "--format", "svg"), "svg through graphviz")
+else:
+    print("graphviz 'dot' not installed: --format svg not checked")
 for level in ("0", "2"):
     onnx_path = os.path.join(out, f"tiny_cnn_O{level}.onnx")
     gec_run("inspect", model, f"-O{level}", "--format", "onnx", "-o", onnx_path)
@@ -78,6 +83,7 @@ plan = os.path.join(out, "tiny_cnn.gep")
 gec_run("compile", model, "-o", plan)
 text = gec_run("profile", plan, "--iterations", "2", "--top", "3")
 check("overhead" in text, "profile of a plan")
+check(gec_run("inspect", plan).startswith("graph "), "inspect of a plan prints only the text IR")
 gec_run("inspect", plan, "--format", "onnx", "-o", os.path.join(out, "from_plan.onnx"))
 gec_run("run", os.path.join(out, "from_plan.onnx"), "--inputs", data, "--check", data)
 
