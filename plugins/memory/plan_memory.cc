@@ -111,7 +111,7 @@ class PlanMemory final : public Pass {
     ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, alignment)));
     ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, alignment)));
     // The report's names travel as counters too (the report has only integer counters).
-    ctx.count("memory.planner." + planner_name, 1);
+    ctx.count("memory.planner." + (level == "none" ? std::string("naive") : planner_name), 1);
     ctx.count("memory.level." + level, 1);
     return !groups.empty();
   }
