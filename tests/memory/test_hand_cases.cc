@@ -121,6 +121,17 @@ TEST(PlanMemory, NoneIsAPrefixSum) {
   EXPECT_TRUE(test::check_arena(*g, env->ops).empty());
 }
 
+// The checker itself: moving b onto a while both are live is reported, with the picture.
+TEST(ArenaChecker, ReportsAnOverlapAndDrawsIt) {
+  auto env = test::memory_env("greedy_by_size", "aggressive");
+  auto g = planned(kConcatChain, *env);
+  for (Value* v : g->values())
+    if (v->name() == "b") v->arena_offset = 0;
+  std::string err = test::check_arena(*g, env->ops);
+  EXPECT_NE(err.find("'a' [0, 64) steps 0..2 overlaps 'b' [0, 64) steps 1..2"), std::string::npos) << err;
+  EXPECT_NE(err.find(" 1 |#"), std::string::npos) << err;  // both in the first bucket at step 1
+}
+
 // In-place elementwise kernels: same-shaped outputs over inputs that die there, including a
 // broadcast operand on either side and Mul(b, b). Outputs equal the no-reuse plan's exactly.
 const char* kInPlace = R"(graph g opset(ai.onnx=13) {
