@@ -32,6 +32,7 @@ class BatchNormKernel : public CpuKernel {
         throw UnsupportedError("BatchNormalization: training outputs (output " + std::to_string(i) + ") not supported" + where);
     }
     require_f32(ctx, {0, 1, 2, 3, 4});
+    require_plain(ctx);
     for (size_t i = 1; i <= 4; ++i)
       if (!ctx.has_input(i)) throw InvalidGraphError("BatchNormalization: input " + std::to_string(i) + " missing" + where);
     eps_ = at.get_float("epsilon", 1e-5f);

@@ -3,6 +3,7 @@
 #include "cpu_backend.h"
 
 #include <atomic>
+#include <bit>
 #include <limits>
 
 namespace ge::cpu {
@@ -96,6 +97,43 @@ GE_SIMD float max(const float* __restrict x, int64_t n) {
   for (int j = 0; j < 16; ++j) r = m[j] > r ? m[j] : r;
   return r;
 }
+GE_SIMD float exp_shifted(float* __restrict y, const float* __restrict x, float m, int64_t n) {
+  float acc[16] = {};
+  int64_t i = 0;
+  // Branch-free so the loop vectorizes: round via the 1.5 * 2^23 magic constant, build 2^k from
+  // the exponent bits.
+  auto one = [m](float v) {
+    float t = v - m;
+    t = t < -87.3f ? -87.3f : (t > 88.7f ? 88.7f : t);
+    const float magic = 12582912.0f;  // 1.5 * 2^23
+    const float kf = t * 1.44269504088896341f + magic;
+    const int32_t k = std::bit_cast<int32_t>(kf) - std::bit_cast<int32_t>(magic);
+    const float kr = kf - magic;
+    const float r = t - kr * 0.693359375f + kr * 2.12194440e-4f;  // t - k*ln2 (Cody-Waite)
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    return p * std::bit_cast<float>((k + 127) << 23);
+  };
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) {
+      const float e = one(x[i + j]);
+      if (y) y[i + j] = e;
+      acc[j] += e;
+    }
+  float s = 0;
+  for (; i < n; ++i) {
+    const float e = one(x[i]);
+    if (y) y[i] = e;
+    s += e;
+  }
+  for (int j = 0; j < 16; ++j) s += acc[j];
+  return s;
+}
 }  // namespace simd
 #undef GE_SIMD
 
@@ -152,6 +190,16 @@ void require_f32(const KernelBuildContext& ctx, std::initializer_list<size_t> in
   for (size_t i : inputs)
     if (ctx.has_input(i)) check(ctx.input_type(i));
   check(ctx.output_type(0));
+}
+
+void require_plain(const KernelBuildContext& ctx) {
+  auto check = [&](const Value* v) {
+    if (v && v->format != Format::ND && v->format != Format::NCHW)
+      throw UnsupportedError(ctx.node.op_type() + ": format " + std::string(format_name(v->format)) +
+                             " not supported (plain layouts only) in " + who(ctx));
+  };
+  check(ctx.node.input(0));
+  check(ctx.node.output(0));
 }
 
 const float* const_f32(const KernelBuildContext& ctx, size_t i) {

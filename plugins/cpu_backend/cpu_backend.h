@@ -107,6 +107,10 @@ void affine(float* y, const float* x, float a, float b, int64_t n);             
 void affine_vec(float* y, const float* x, const float* a, const float* b, int64_t n);  ///< y = a.*x + b
 float sum(const float* x, int64_t n);
 float max(const float* x, int64_t n);  ///< -inf for n == 0
+/// y[i] = exp(x[i] - m) (y may be null: only the sum is wanted); returns the sum of those.
+/// Cephes-style expf (range reduction by ln 2, degree-6 polynomial): relative error ~2e-7,
+/// arguments below -87.3 give ~1e-38 instead of an underflow to 0. For softmax, x - m <= 0.
+float exp_shifted(float* y, const float* x, float m, int64_t n);
 }  // namespace simd
 
 // ---------------------------------------------------------------- oneDNN
@@ -135,6 +139,10 @@ std::string who(const KernelBuildContext& ctx);
 /// Throws UnsupportedError "<Op>: dtype <t> not supported (float32 only)" unless input i (when
 /// present) and output 0 are float32.
 void require_f32(const KernelBuildContext& ctx, std::initializer_list<size_t> inputs);
+/// Throws UnsupportedError "<Op>: format <f> not supported (plain layouts only)" unless input 0
+/// and output 0 are in a plain layout (ND or NCHW): the hand-written and oneDNN kernels here
+/// read activations row-major in their logical shape.
+void require_plain(const KernelBuildContext& ctx);
 /// Constant float32 contents of input i, or null when not constant.
 const float* const_f32(const KernelBuildContext& ctx, size_t i);
 /// True when the optional input i is present in the node (and, at run time, bound).

@@ -94,6 +94,7 @@ class MatMulKernel : public CpuKernel {
   explicit MatMulKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
     ThreadScope threads(threads_);
     require_f32(ctx, {0, 1});
+    require_plain(ctx);
     const std::string where = " in " + who(ctx);
     std::vector<int64_t> a = ctx.input_shape(0).dims(), b = ctx.input_shape(1).dims();
     if (a.empty() || b.empty()) throw InvalidGraphError("MatMul: scalar operand" + where);
@@ -156,6 +157,7 @@ class GemmKernel : public CpuKernel {
   explicit GemmKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
     ThreadScope threads(threads_);
     require_f32(ctx, {0, 1, 2});
+    require_plain(ctx);
     const std::string where = " in " + who(ctx);
     const Attributes& at = ctx.node.attrs;
     const bool ta = at.get_int("transA", 0) != 0, tb = at.get_int("transB", 0) != 0;

@@ -55,6 +55,7 @@ class PoolKernel : public CpuKernel {
  public:
   PoolKernel(const KernelBuildContext& ctx, PoolKind kind, bool global) : CpuKernel(ctx), kind_(kind) {
     const std::string op = ctx.node.op_type(), where = " in " + who(ctx);
+    require_plain(ctx);
     dtype_ = ctx.input_type(0);
     const bool max_types = dtype_ == DataType::Float32 || dtype_ == DataType::Float64 ||
                            dtype_ == DataType::Int8 || dtype_ == DataType::UInt8;
@@ -240,6 +241,7 @@ class GlobalPoolKernel : public CpuKernel {
  public:
   GlobalPoolKernel(const KernelBuildContext& ctx, PoolKind kind) : CpuKernel(ctx), kind_(kind) {
     const std::string op = ctx.node.op_type(), where = " in " + who(ctx);
+    require_plain(ctx);
     if (ctx.input_type(0) != DataType::Float32)
       throw UnsupportedError(op + ": dtype " + std::string(dtype_name(ctx.input_type(0))) + " not supported (float32 only)" + where);
     const Shape& xs = ctx.input_shape(0);

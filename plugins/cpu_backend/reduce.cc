@@ -24,6 +24,7 @@ class ReduceMeanKernel : public CpuKernel {
   explicit ReduceMeanKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
     const std::string where = " in " + who(ctx);
     require_f32(ctx, {0});
+    require_plain(ctx);
     const Shape& xs = ctx.input_shape(0);
     const int64_t rank = static_cast<int64_t>(xs.rank());
     const Attributes& at = ctx.node.attrs;
@@ -126,6 +127,7 @@ class SoftmaxKernel : public CpuKernel {
   SoftmaxKernel(const KernelBuildContext& ctx, bool log) : CpuKernel(ctx), log_(log) {
     const std::string op = ctx.node.op_type(), where = " in " + who(ctx);
     require_f32(ctx, {0});
+    require_plain(ctx);
     const Shape& xs = ctx.input_shape(0);
     const int64_t rank = static_cast<int64_t>(xs.rank());
     if (ctx.output_shape(0) != xs)
@@ -157,14 +159,11 @@ class SoftmaxKernel : public CpuKernel {
         const float* xr = x + o * n;
         float* yr = y + o * n;
         const float m = simd::max(xr, n);
-        float sum = 0;
         if (log) {
-          for (int64_t i = 0; i < n; ++i) sum += std::exp(xr[i] - m);
-          const float lse = m + std::log(sum);
+          const float lse = m + std::log(simd::exp_shifted(nullptr, xr, m, n));
           for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] - lse;
         } else {
-          for (int64_t i = 0; i < n; ++i) sum += (yr[i] = std::exp(xr[i] - m));
-          simd::scale(yr, 1.0f / sum, n);
+          simd::scale(yr, 1.0f / simd::exp_shifted(yr, xr, m, n), n);
         }
       });
       return;

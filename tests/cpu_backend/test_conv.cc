@@ -97,6 +97,25 @@ TEST(Conv, RandomGroupedDilatedMatchesReference) {
   expect_near(y[0], ref_conv2d(x, w, b.data_as<float>(), 3, st, {1, 2}, dil, ys), 1e-4f);
 }
 
+// Depthwise (group == C == M) runs on the direct NCHW kernel (conv_depthwise.cc): unit stride
+// (padded-pitch path) and strided/dilated (row path), constant and runtime weights.
+TEST(Conv, DepthwiseMatchesReference) {
+  struct Case { Ints st, pads, dil; int64_t H, W; };
+  for (const Case& c : {Case{{1, 1}, {1, 1, 1, 1}, {1, 1}, 7, 7}, Case{{2, 2}, {1, 1, 1, 1}, {1, 1}, 9, 8},
+                        Case{{1, 2}, {0, 2, 1, 0}, {2, 1}, 10, 11}, Case{{3, 1}, {2, 0, 0, 2}, {1, 3}, 8, 12}}) {
+    const int64_t C = 5, K = 3;
+    Tensor x = rnd({2, C, c.H, c.W}, 21), w = rnd({C, 1, K, K}, 22), b = rnd({C}, 23);
+    const int64_t OH = (c.H + c.pads[0] + c.pads[2] - ((K - 1) * c.dil[0] + 1)) / c.st[0] + 1;
+    const int64_t OW = (c.W + c.pads[1] + c.pads[3] - ((K - 1) * c.dil[1] + 1)) / c.st[1] + 1;
+    Shape ys{2, C, OH, OW};
+    auto a = attrs({{"group", C}, {"strides", c.st}, {"pads", c.pads}, {"dilations", c.dil}});
+    auto want = ref_conv2d(x, w, b.data_as<float>(), C, c.st, {c.pads[0], c.pads[1]}, c.dil, ys);
+    expect_near(conv({x, w, b}, ys, a)[0], want, 1e-4f);
+    expect_near(conv({x, w, b}, ys, a, {})[0], want, 1e-4f);
+    expect_near(conv({x, w}, ys, a)[0], ref_conv2d(x, w, nullptr, C, c.st, {c.pads[0], c.pads[1]}, c.dil, ys), 1e-4f);
+  }
+}
+
 TEST(Conv, OneD) {
   // y[o] = x[o] - x[o+2] (kernel [1,0,-1]), stride 1, no pads.
   auto y = conv({f32({1, 1, 5}, {1, 4, 9, 16, 25}), f32({1, 1, 3}, {1, 0, -1})}, {1, 1, 3}, attrs({}));
