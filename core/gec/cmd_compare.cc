@@ -15,6 +15,9 @@ int cmd_compare(const std::string& model, const CommonOptions& common, const std
   auto compile_at = [&](const std::string& level) {
     CommonOptions o = common;
     o.opt_level = level;
+    // Every intermediate must keep its own bytes until the end of the run to be read back: no
+    // arena reuse (memory level "none").
+    o.sets.push_back("memory.level=\"none\"");
     auto env = o.load_environment();
     Compiled c = compile_model(model, *env, o);
     return std::make_pair(std::move(env), std::move(c));

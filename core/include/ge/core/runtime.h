@@ -43,8 +43,10 @@ class Executable {
   size_t num_kernels() const;
   /// Bytes of the one arena allocated for planned values (0 without a memory plan).
   uint64_t arena_bytes() const;
-  /// The contents a produced value had at the end of the last run() (a copy), or std::nullopt
-  /// when the name is not a produced value of this graph. `gec compare` reads intermediates so.
+  /// The contents a produced value's buffer holds after the last run() (a copy), or std::nullopt
+  /// when the name is not a produced value of this graph. With an arena plan that reuses memory
+  /// the bytes may since belong to a later tensor: compile with `memory.level = "none"` to read
+  /// intermediates (as `gec compare` does).
   std::optional<Tensor> value(const std::string& name) const;
 
  private:
