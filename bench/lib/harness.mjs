@@ -189,7 +189,8 @@ function main() {
   const baseline = readJson(latest);
   const ctx = {
     ...o, benchDir, repoDir, cacheDir, work, logs, baseline, baselinePath: baseline ? latest : null,
-    models: o.sections.includes('latency') ? resolveModels(o.models, path.join(shared, 'models')) : [],
+    models: o.sections.includes('latency') || o.sections.includes('memory')
+      ? resolveModels(o.models, path.join(shared, 'models')) : [],
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
     gecSource: gecOrig,
     conformanceDir: path.join(shared, 'onnx-node-tests', 'node'),
@@ -197,7 +198,8 @@ function main() {
     progress: (s) => process.stderr.write(`bench: ${s}\n`),
   };
   for (const m of ctx.models) m.slug = m.name.replace(/[^A-Za-z0-9_.-]/g, '_');
-  if (ctx.models.length && !fs.existsSync(path.join(o.ortDir, 'node_modules', 'onnxruntime-node'))) {
+  if (o.sections.includes('latency') && ctx.models.length &&
+      !fs.existsSync(path.join(o.ortDir, 'node_modules', 'onnxruntime-node'))) {
     throw new HarnessError(`onnxruntime-node is not installed in ${o.ortDir} (bench/run installs it; run that)`);
   }
 
@@ -228,9 +230,9 @@ function main() {
   if (o.sections.includes('memory')) {
     say();
     say('== memory plans (GE, per model and planner)');
-    result.memory = memoryRows(result.latency || []);
-    if (!result.latency) say('memory table needs the latency section (it reads gec run --json)');
-    else printMemory(result.memory, say);
+    result.memory = memoryRows(ctx, result.latency || ctx.models.map((m) => ({ model: m.name, file: m.file })));
+    printMemory(result.memory, say);
+    failed ||= result.memory.some((r) => r.error);
   }
   if (o.sections.includes('scaling')) {
     say();

@@ -5,42 +5,47 @@ import path from 'node:path';
 import { runMeasured, lastLine, get, printTable, readJson, HarnessError } from './util.mjs';
 
 // ---- memory ------------------------------------------------------------------------------
-// Reads gec's "memory" key. Accepted shapes (bytes): {PLANNER: {no_reuse, arena, lower_bound}},
-// {planners: [{name, no_reuse, arena, lower_bound}]} or a list of such objects; *_bytes names
-// work too, and ratio is arena / lower_bound unless given.
-const pick = (o, ...names) => { for (const n of names) if (o && typeof o[n] === 'number') return o[n]; return null; };
+// Per model and planner: `gec compile MODEL --set memory.planner=P --report F`, whose "memory"
+// key is {planner, level, arena_bytes, lower_bound_bytes, no_reuse_bytes} (docs/report.md).
+// Every planner runs at level "aggressive"; the "naive" row at level "none" is the no-reuse plan.
+export const PLANNERS = [['naive', 'none'], ['greedy_by_size', 'aggressive'], ['greedy_by_breadth', 'aggressive'],
+  ['auto', 'aggressive']];
 
-export function memoryRows(latencyRows) {
+export function memoryRows(ctx, latencyRows) {
   const rows = [];
   const seen = new Set();
   for (const r of latencyRows) {
     if (seen.has(r.model)) continue;
-    const mem = get(r.ge.report, 'memory');
-    if (mem === null) continue;
     seen.add(r.model);
-    let planners = Array.isArray(mem) ? mem : Array.isArray(mem.planners) ? mem.planners
-      : Object.entries(mem).filter(([, v]) => v && typeof v === 'object').map(([name, v]) => ({ name, ...v }));
-    for (const p of planners) {
-      const noReuse = pick(p, 'no_reuse', 'no_reuse_bytes');
-      const arena = pick(p, 'arena', 'arena_bytes', 'peak', 'peak_bytes');
-      const lower = pick(p, 'lower_bound', 'lower_bound_bytes');
-      rows.push({ model: r.model, planner: p.name ?? p.planner ?? '?', no_reuse: noReuse, arena, lower_bound: lower,
-        ratio: pick(p, 'ratio') ?? (arena && lower ? arena / lower : null) });
+    for (const [planner, level] of PLANNERS) {
+      const report = path.join(ctx.work, `memory-${r.model.replace(/[^A-Za-z0-9_.-]/g, '_')}-${planner}.json`);
+      const p = runMeasured([ctx.gec, 'compile', r.file, '--quiet', '--set', `memory.planner="${planner}"`,
+        '--set', `memory.level="${level}"`, '--report', report]);
+      if (p.status !== 0) {
+        rows.push({ model: r.model, planner, level, error: lastLine(p.stderr) || `exit ${p.status}` });
+        continue;
+      }
+      const m = readJson(report).memory || {};
+      const arena = m.arena_bytes ?? null, lower = m.lower_bound_bytes ?? null;
+      rows.push({ model: r.model, planner, level, no_reuse: m.no_reuse_bytes ?? null, arena, lower_bound: lower,
+        ratio: arena !== null && lower ? arena / lower : null });
     }
   }
   return rows;
 }
 
 export function printMemory(rows, out) {
-  if (!rows.length) { out('memory planners not available yet (no planner figures under "memory" in gec run --json)'); return; }
+  if (!rows.length) { out('no memory rows (the latency section lists the models)'); return; }
   const mib = (b) => (b === null ? null : b / (1 << 20));
   printTable([
     { head: 'model', left: true, cell: (r) => r.model },
     { head: 'planner', left: true, cell: (r) => r.planner },
+    { head: 'level', left: true, cell: (r) => r.level },
     { head: 'no-reuse MiB', cell: (r) => mib(r.no_reuse), digits: 2 },
     { head: 'arena MiB', cell: (r) => mib(r.arena), digits: 2 },
     { head: 'lower bound MiB', cell: (r) => mib(r.lower_bound), digits: 2 },
     { head: 'arena/lower', cell: (r) => r.ratio, digits: 3 },
+    { head: 'error', left: true, cell: (r) => r.error ?? '' },
   ], rows, out);
 }
 
