@@ -187,7 +187,11 @@ std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t*
   for (int64_t i = 0; i < nvalues; ++i) {
     const auto& pv = h.values(static_cast<int>(i));
     std::string what = "value '" + pv.name() + "'";
-    DataType dt = checked_dtype(pv.dtype(), what);
+    // A value without data may be untyped (an unused optional output) or hold strings; tensors
+    // with bytes (checked in get_tensor) must have a fixed element size.
+    DataType dt = pv.dtype() == static_cast<int32_t>(DataType::Undefined) || pv.dtype() == static_cast<int32_t>(DataType::String)
+                      ? static_cast<DataType>(pv.dtype())
+                      : checked_dtype(pv.dtype(), what);
     Shape s = checked_shape(pv.dims(), what);
     Value* v = nullptr;
     if (pv.has_data()) {
