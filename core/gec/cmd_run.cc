@@ -20,8 +20,8 @@ namespace {
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 void print_summary(const std::string& model, const Compiled& c) {
-  std::printf("model %s: %zu nodes → %zu after compilation, %zu kernels, O%d, backend %s, %d thread%s\n",
-              model.c_str(), c.nodes_before, c.graph->num_nodes(), c.exe->num_kernels(),
+  std::printf("model %s: %zu nodes → %zu after compilation, %zu kernels + %zu views, O%d, backend %s, %d thread%s\n",
+              model.c_str(), c.nodes_before, c.graph->num_nodes(), c.exe->num_kernels(), c.exe->num_aliases(),
               static_cast<int>(c.options.opt_level), c.options.backend.c_str(), c.threads, c.threads == 1 ? "" : "s");
   std::printf("compile: %.1f ms (import %.1f ms)", c.compile_ms, c.import_ms);
   for (auto& [k, v] : c.result.counters)

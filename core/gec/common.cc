@@ -147,7 +147,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"nodes_before", c.nodes_before},
           {"nodes_after", c.graph->num_nodes()},
           {"kernels", c.exe->num_kernels()},
-          {"aliases", 0},
+          {"aliases", c.exe->num_aliases()},
           {"fusions", fusions},
           {"passes", passes},
           {"import_ms", c.import_ms},

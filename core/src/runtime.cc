@@ -15,11 +15,28 @@ struct Executable::Impl {
     std::vector<Tensor> inputs, outputs;
   };
   std::vector<Step> steps;
+  size_t aliases = 0;  // nodes executed as views of their input (no kernel)
   std::unordered_map<const Value*, Tensor> buffers;  // produced values: a view into the arena or their own buffer
   Tensor arena;  // one allocation for every value the memory stage planned (Graph::arena_bytes)
   // Where each graph input is read: (step, input slot).
   std::vector<std::vector<std::pair<size_t, size_t>>> input_uses;
 };
+
+namespace {
+/// A node whose only output the memory plan put on its first input's bytes, with the same size,
+/// and whose op only moves data (registry pattern injective: Reshape, Flatten, Squeeze, …): its
+/// output is the input reinterpreted, so nothing needs to run. In-place elementwise ops also
+/// share bytes but compute, and are not injective.
+bool is_view(const Node& n, const Graph& g, const Environment& env) {
+  if (g.arena_bytes == 0 || n.num_outputs() != 1 || n.num_inputs() == 0) return false;
+  const Value* in = n.input(0);
+  const Value* out = n.output(0);
+  if (!in || !out || in->arena_offset < 0 || out->arena_offset != in->arena_offset) return false;
+  if (in->nbytes() != out->nbytes() || out->is_graph_output() || in->is_graph_input()) return false;
+  const OpDef* def = env.ops.find(n.domain(), n.op_type(), g.opset(n.domain()));
+  return def && def->pattern == OpPattern::Injective;
+}
+}  // namespace
 
 Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& env, ExecOptions opts)
     : graph_(std::move(graph)), impl_(std::make_unique<Impl>()) {
@@ -56,6 +73,12 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   // computed for); without one, in a topological order.
   std::vector<Node*> order = g.arena_bytes > 0 ? g.nodes() : g.topological_order();
   for (Node* n : order) {
+    if (is_view(*n, g, env)) {
+      // The memory plan placed the output on the input's bytes: the node is a view, no kernel.
+      tensor_for(n->output(0));
+      ++impl_->aliases;
+      continue;
+    }
     const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
     if (!kd)
       throw Error(n->describe() + ": no kernel for op type " + n->op_type() + " (backends searched: " + opts.backend + ")");
@@ -74,6 +97,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
 Executable::~Executable() = default;
 
 size_t Executable::num_kernels() const { return impl_->steps.size(); }
+size_t Executable::num_aliases() const { return impl_->aliases; }
 uint64_t Executable::arena_bytes() const { return graph_->arena_bytes; }
 
 std::optional<Tensor> Executable::value(const std::string& name) const {

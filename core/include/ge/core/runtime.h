@@ -40,7 +40,11 @@ class Executable {
   /// Node of step i (execution order) and its kernel's impl_name(); the profiler names spans so.
   const Node& step_node(size_t i) const;
   std::string step_kernel(size_t i) const;
+  /// Steps that run a kernel.
   size_t num_kernels() const;
+  /// Nodes executed as views of their input (their output shares the input's planned bytes and
+  /// their op only moves data): no kernel runs for them.
+  size_t num_aliases() const;
   /// Bytes of the one arena allocated for planned values (0 without a memory plan).
   uint64_t arena_bytes() const;
   /// The contents a produced value's buffer holds after the last run() (a copy), or std::nullopt
