@@ -22,26 +22,33 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-/// Applies one fusion rule at every anchor until no match is left (bounded).
+/// Applies one fusion rule at every anchor until no match is left. Each sweep walks a snapshot of
+/// the topological order by node name (a rewrite removes nodes, so pointers from the snapshot may
+/// dangle; names are looked up again) and rewrites every match it meets; nodes a rewrite creates
+/// are seen by the next sweep. Linear per sweep, so compile time stays linear in graph size.
 bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx) {
   FusionRuleInfo info = rule.info();
   std::vector<std::string> anchors = rule.anchor_ops();
   bool changed = false;
   for (int sweep = 0; sweep < 64; ++sweep) {
+    std::vector<std::string> order;
+    for (Node* n : g.topological_order())
+      if (std::find(anchors.begin(), anchors.end(), n->op_type()) != anchors.end()) order.push_back(n->name());
     bool any = false;
-    for (Node* n : g.topological_order()) {
-      if (std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
+    for (const std::string& name : order) {
+      Node* n = g.find_node(name);
+      if (!n || std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
       Match m;
       if (!rule.match(*n, ctx, m)) continue;
       rule.rewrite(g, ctx, m);
       ctx.count("fusion." + info.name, 1);
       any = true;
-      break;  // the node list changed: restart from a fresh order
     }
     if (!any) break;
     changed = true;
-    sweep = 0;
   }
+  // Rewrites append their new nodes: put the node list back in dataflow order, once per rule.
+  if (changed) g.sort_topologically();
   return changed;
 }
 

@@ -86,7 +86,7 @@ inline Node* replace_with_fused_conv(Graph& g, PassContext& ctx, Node* conv, con
   dead.erase(std::unique(dead.begin(), dead.end()), dead.end());  // remove each value once
   for (Value* v : dead)
     if (v != y) remove_if_dead(g, v);
-  g.sort_topologically();  // the new node was appended; keep printed graphs in dataflow order
+  // The pass manager restores topological order once the rule has run (apply_rule).
   return f;
 }
 
