@@ -10,6 +10,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ std::vector<PassEntry>& pass_entries();
 std::vector<std::function<std::shared_ptr<FusionRule>()>>& rule_entries();
 std::vector<InferEntry>& infer_entries();
 /// ops/*.toml of this plugin, embedded at build time (the fused op types' definitions).
-const std::vector<OpFile>& embedded_op_files();
+std::span<const OpFile> embedded_op_files();
 
 /// Adds everything above to a registrar (plugin.cc and tests use it).
 void register_all(Registrar& r);
