@@ -190,6 +190,7 @@ std::unique_ptr<Graph> Graph::clone() const {
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;
   g->arena_bytes = arena_bytes;
+  g->schedule = schedule;
   g->name_counter_ = name_counter_;
   for (auto& v : values_) {
     Value* c = g->add_value(v->name(), v->dtype, v->shape);
@@ -202,7 +203,9 @@ std::unique_ptr<Graph> Graph::clone() const {
     std::vector<Value*> ins, outs;
     for (Value* v : n->inputs_) ins.push_back(v ? g->find_value(v->name()) : nullptr);
     for (Value* v : n->outputs_) outs.push_back(v ? g->find_value(v->name()) : nullptr);
-    g->add_node(n->op_type_, n->name_, ins, outs, n->attrs, n->domain_);
+    Node* c = g->add_node(n->op_type_, n->name_, ins, outs, n->attrs, n->domain_);
+    c->stream = n->stream;
+    c->pipeline_stage = n->pipeline_stage;
   }
   for (Value* v : outputs_) g->mark_output(g->find_value(v->name()));
   return g;
@@ -212,6 +215,7 @@ void Graph::swap(Graph& o) noexcept {
   std::swap(name, o.name);
   std::swap(opsets, o.opsets);
   std::swap(arena_bytes, o.arena_bytes);
+  std::swap(schedule, o.schedule);
   nodes_.swap(o.nodes_);
   values_.swap(o.values_);
   value_index_.swap(o.value_index_);

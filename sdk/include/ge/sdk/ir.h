@@ -81,6 +81,11 @@ class Node {
   size_t num_outputs() const { return outputs_.size(); }
   Graph* graph() const { return graph_; }
   Attributes attrs;
+  /// Stream the scheduler put this node on (0..Graph::schedule.streams-1; 0 when unscheduled).
+  /// Each stream runs its nodes in graph order; other streams are ordered only by events.
+  int stream = 0;
+  /// Pipeline stage (0..Graph::schedule.pipeline_stages-1); 0 when the graph is not pipelined.
+  int pipeline_stage = 0;
   /// "node 'conv1' (Conv)" — for messages.
   std::string describe() const;
 
@@ -90,6 +95,28 @@ class Node {
   std::vector<Value*> inputs_, outputs_;
   Graph* graph_ = nullptr;
   std::list<std::unique_ptr<Node>>::iterator self_;
+};
+
+/// A cross-stream dependency: the node `wait_before` (on its stream) may not start before the
+/// node `record_after` (on another stream) has finished — an event recorded after one node and
+/// waited for before the other, as in CUDA / AscendCL streams. Nodes are named (names are unique
+/// in a graph), so the schedule survives Graph::clone and plan files.
+struct StreamEvent {
+  std::string record_after;
+  std::string wait_before;
+  bool operator==(const StreamEvent&) const = default;
+};
+
+/// What the schedule stage decided. Graph::nodes() order is the issue order: every stream runs
+/// its nodes in that order; `events` order nodes of different streams. Every edge between nodes
+/// on different streams must be implied by the events (directly or transitively).
+struct ScheduleInfo {
+  std::string scheduler;          ///< "" = not scheduled (one stream, graph order)
+  int streams = 1;
+  int pipeline_stages = 1;        ///< > 1: Node::pipeline_stage cuts the graph into stages
+  std::vector<StreamEvent> events;
+  double estimated_latency_ms = 0;  ///< the cost model's estimate for one inference (0 = none)
+  std::string reason;             ///< why this schedule (the `auto` scheduler's choice)
 };
 
 /// A computation graph. Owns its nodes and values.
@@ -105,6 +132,8 @@ class Graph {
   std::map<std::string, int64_t> opsets;
   /// Size of the arena the memory stage planned (0 = no plan). Nodes then run in graph order.
   uint64_t arena_bytes = 0;
+  /// Streams, events and pipeline stages (set by the schedule stage).
+  ScheduleInfo schedule;
   int64_t opset(const std::string& domain = "") const;
 
   // ---- values
