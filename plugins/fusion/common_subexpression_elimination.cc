@@ -1,7 +1,6 @@
 // common_subexpression_elimination: two nodes of the same op type, domain and attributes that read
 // the same values compute the same outputs, so the later one's readers may read the earlier one's.
-// Constants with identical dtype, shape, format and bytes merge the same way (bytes compared, not
-// only hashed).
+// Constants with identical dtype, shape, format and bytes merge the same way (bytes compared).
 //
 // Nodes whose OpDef is not foldable (random ops) never merge: two draws are not one draw. A
 // duplicate whose output is a graph output is kept (its readers would see a renamed output).
@@ -37,6 +36,12 @@ std::string node_key(const Node& n) {
   return k;
 }
 
+/// Hash of a buffer's first and last 64 bytes.
+size_t sample_hash(std::string_view b) {
+  if (b.size() <= 128) return std::hash<std::string_view>{}(b);
+  return std::hash<std::string_view>{}(b.substr(0, 64)) * 31 + std::hash<std::string_view>{}(b.substr(b.size() - 64));
+}
+
 bool same_constant(const Value& a, const Value& b) {
   return a.dtype == b.dtype && a.shape == b.shape && a.format == b.format &&
          a.data->nbytes() == b.data->nbytes() && bytes_of(*a.data) == bytes_of(*b.data);
@@ -62,18 +67,27 @@ class CommonSubexpressionElimination : public Pass {
   }
 
  private:
+  /// Constants are grouped by dtype, format, shape and a hash of their first and last 64 bytes;
+  /// within a group each one is compared with the group's distinct representatives byte by byte.
+  /// Hashing every weight's bytes instead costs a full pass over all weights (~30 ms on
+  /// resnet50's 100 MB) although almost no two weights are equal.
   static int64_t merge_constants(Graph& g) {
-    std::unordered_multimap<size_t, Value*> seen;  // hash of the bytes → first constants
+    std::unordered_map<std::string, std::vector<Value*>> groups;  // type key → distinct constants
     int64_t merged = 0;
     for (Value* v : g.values()) {
       if (!v->is_constant() || v->is_graph_input() || !v->data || v->data->empty()) continue;
-      size_t h = std::hash<std::string_view>{}(bytes_of(*v->data)) ^ (v->shape.numel() * 31 + static_cast<size_t>(v->dtype));
+      std::string key = std::to_string(static_cast<int>(v->dtype)) + ":" + std::to_string(static_cast<int>(v->format)) +
+                        ":" + v->shape.str() + ":" + std::to_string(v->data->nbytes()) + ":" +
+                        std::to_string(sample_hash(bytes_of(*v->data)));
+      std::vector<Value*>& reps = groups[key];
       Value* first = nullptr;
-      auto [lo, hi] = seen.equal_range(h);
-      for (auto it = lo; it != hi && !first; ++it)
-        if (same_constant(*it->second, *v)) first = it->second;
+      for (Value* r : reps)
+        if (same_constant(*r, *v)) {
+          first = r;
+          break;
+        }
       if (!first) {
-        seen.emplace(h, v);
+        reps.push_back(v);
         continue;
       }
       if (v->is_graph_output()) continue;
