@@ -5,3 +5,7 @@ target_sources(ge_core PRIVATE src/plan_file.cc src/plan_graph.cc src/load_passe
   ${GE_PLAN_PROTO_SRCS})
 target_include_directories(ge_core PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
 target_sources(gec PRIVATE gec/cmd_plan.cc)
+# The plan checksum is XXH3-128 from Debian's libxxhash-dev (pkg-config libxxhash).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+target_link_libraries(ge_core PRIVATE PkgConfig::XXHASH)

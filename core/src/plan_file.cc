@@ -1,7 +1,7 @@
 // Plan files: the fixed preamble, the checksum, the memory mapping and the producer checks
 // (layout in ge/core/plan.h). The graph itself is converted in plan_graph.cc.
 #include <fcntl.h>
-#include <openssl/evp.h>
+#include <xxhash.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,15 +40,22 @@ template <class T> T get(const uint8_t* p, size_t off) {
 }
 template <class T> void put(uint8_t* p, size_t off, T v) { std::memcpy(p + off, &v, sizeof v); }
 
-// SHA-256 of everything but the checksum field itself.
+// XXH3-128 (xxHash, https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md) of every byte
+// but the checksum field itself, in its first 16 bytes; the other 16 are zero. It detects
+// truncation and corruption, not tampering (it is not a cryptographic hash), at ~30 GB/s: a
+// 100 MB plan is checked in a few ms where SHA-256 took ~60 ms of every load.
 void checksum(const uint8_t* p, size_t n, uint8_t out[kSumSize]) {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  unsigned len = 0;
-  bool ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) && EVP_DigestUpdate(ctx, p, kSumOffset) &&
-            EVP_DigestUpdate(ctx, p + kSumOffset + kSumSize, n - kSumOffset - kSumSize) &&
-            EVP_DigestFinal_ex(ctx, out, &len);
-  EVP_MD_CTX_free(ctx);
-  if (!ok || len != kSumSize) throw Error("SHA-256 failed (OpenSSL)");
+  XXH3_state_t* st = XXH3_createState();
+  bool ok = st && XXH3_128bits_reset(st) == XXH_OK && XXH3_128bits_update(st, p, kSumOffset) == XXH_OK &&
+            XXH3_128bits_update(st, p + kSumOffset + kSumSize, n - kSumOffset - kSumSize) == XXH_OK;
+  XXH128_hash_t h{};
+  if (ok) h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  if (!ok) throw Error("XXH3-128 failed (libxxhash)");
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, h);
+  std::memset(out, 0, kSumSize);
+  std::memcpy(out, c.digest, sizeof c.digest);
 }
 
 // The read-only file mapped privately: pages are shared with the page cache until written, and a

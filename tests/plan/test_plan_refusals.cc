@@ -103,9 +103,9 @@ TEST(PlanRefusals, WrongMagicVersionAndGarbage) {
   std::vector<uint8_t> onnx(b.begin(), b.begin() + 200);
   onnx[0] = 0x08;
   EXPECT_NE(refusal(onnx, onnx.size(), *env()).find("is not a GE plan (wrong magic bytes)"), std::string::npos);
-  put_u32(b, 8, 2);
+  put_u32(b, 8, 1);  // version 1 (SHA-256 checksums) is no longer read
   ge::core::reseal_plan(b);
-  EXPECT_NE(refusal(b, b.size(), *env()).find("has format version 2; this GE reads version 1"), std::string::npos)
+  EXPECT_NE(refusal(b, b.size(), *env()).find("has format version 1; this GE reads version 2"), std::string::npos)
       << refusal(b, b.size(), *env());
   std::vector<uint8_t> longer = tiny_plan();
   longer.push_back(0);
