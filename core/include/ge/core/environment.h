@@ -33,6 +33,8 @@ class Environment {
   std::vector<std::pair<std::shared_ptr<Pass>, std::string>> passes;
   std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> fusion_rules;
   std::map<std::string, std::shared_ptr<MemoryPlanner>> memory_planners;
+  /// Format preference function of each backend (Registrar::add_format_preference).
+  std::map<std::string, FormatPreferenceFn> format_preferences;
   std::vector<PluginInfo> plugins;
 
   /// The backend named `name`; throws ge::Error listing the registered backends.
