@@ -1,5 +1,6 @@
 // plugins/cpu_backend/plugin.cc — entry point of libge_cpu_backend.so: the "cpu" Backend and
 // every kernel family of kernels.h.
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -13,8 +14,10 @@ void register_cpu_backend(ge::Registrar& r) {
   ge::cpu::register_norm_kernels(r);
   ge::cpu::register_pool_kernels(r);
   ge::cpu::register_reduce_kernels(r);
-  ge::cpu::register_elementwise_kernels(r);
-  ge::cpu::register_tensor_kernels(r);
+  ge::cpu::register_with_blocked_routing(r, ge::cpu::register_elementwise_kernels);
+  ge::cpu::register_with_blocked_routing(r, ge::cpu::register_tensor_kernels);
+  ge::cpu::register_transdata_kernels(r);
+  ge::cpu::register_format_preferences(r);
   ge::cpu::register_split_kernels(r);
   ge::cpu::register_fused_elementwise_kernels(r);
   ge::cpu::register_fused_matmul_kernels(r);
