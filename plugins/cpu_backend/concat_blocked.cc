@@ -33,7 +33,9 @@ class BlockedConcatKernel : public CpuKernel {
       const size_t i = static_cast<size_t>(job % static_cast<int64_t>(chunk_.size()));
       int64_t off = n * per_image;
       for (size_t j = 0; j < i; ++j) off += chunk_[j];
-      std::memcpy(y + off, static_cast<const unsigned char*>(io.inputs[i].data()) + n * chunk_[i], chunk_[i]);
+      const unsigned char* from = static_cast<const unsigned char*>(io.inputs[i].data()) + n * chunk_[i];
+      // An input the memory plan wrote straight into its slice (N = 1) is already in place.
+      if (from != y + off) std::memcpy(y + off, from, chunk_[i]);
     });
   }
   std::string impl_name() const override { return "cpu:concat:nc1hwc0"; }
