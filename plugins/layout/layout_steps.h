@@ -35,8 +35,8 @@ bool is_transdata(const Node& n);
 /// Shape inference of TransData: Y has X's dtype and logical shape.
 void infer_transdata(InferContext& ctx);
 
-/// Step 1; returns the number of nodes moved to a blocked format. `count` receives report
-/// counters (e.g. "layout.constants_converted").
+/// Step 1; returns the number of nodes moved to a blocked format. `ctx`, when given, receives
+/// the report counter "layout.constants_converted".
 int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr);
 /// Step 2; returns the number of nodes the conversions moved past.
 int sink_transdata(Graph& g, const FormatPreferenceFn& prefer);

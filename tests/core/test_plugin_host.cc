@@ -108,6 +108,11 @@ TEST(PluginHost, RefusesASecondKernelForAnOp) {
   expect_contains(m, "registration failed: kernel for Relu on backend 'cpu' registered twice: by 'cpu_backend' and by 'dup_kernel'");
 }
 
+TEST(PluginHost, RefusesSecondFormatPreferencesForABackend) {
+  std::string m = load_error(std_plugin("cpu_backend") + plugin("dup_format_preference", "libge_test_dup_format_preference.so"));
+  expect_contains(m, "format preferences of backend 'cpu' registered twice (second by plugin 'dup_format_preference')");
+}
+
 TEST(PluginHost, ManifestRegistryFilesOverrideFusionMetadata) {
   std::string extra = test::write_temp_manifest(
       "[[op]]\nname = \"Relu\"\nsince = 14\npattern = \"elementwise\"\nfuse_flag = \"never\"\n", "relu_never");
