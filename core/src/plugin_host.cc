@@ -117,6 +117,7 @@ class HostRegistrar : public Registrar {
     LibPtr lib = lib_;
     env_.format_preferences[backend] = [fn = std::move(fn), lib](const Node& n) { return fn(n); };
     added_preferences_.push_back(backend);
+    info_.format_preferences.push_back(backend);
   }
   /// Removes everything this plugin registered.
   void roll_back() {

@@ -19,6 +19,7 @@ struct PluginInfo {
   uint32_t abi_major = 0, abi_minor = 0;
   double load_ms = 0;
   std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners;
+  std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
