@@ -49,8 +49,9 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
   return std::nullopt;
 }
 
-/// Forwards every registration, wrapping the factories of the ops that have a blocked kernel:
-/// a node with an NC1HWC0 input 0 or output 0 gets the blocked kernel, any other the plain one.
+/// Forwards every registration, wrapping kernel factories: for the ops that have a separate
+/// blocked kernel, a node with an NC1HWC0 input 0 or output 0 gets it, any other the plain one;
+/// kernels that read plain layouts only refuse blocked operands with an error naming the node.
 class BlockedRouting : public Registrar {
  public:
   explicit BlockedRouting(Registrar& r) : r_(r) {}
@@ -63,12 +64,29 @@ class BlockedRouting : public Registrar {
   }
   void add_kernel(KernelDef def) override {
     static const std::unordered_set<std::string> elementwise{"Add", "Sub", "Mul", "Relu", "LeakyRelu", "Clip"};
+    // Kernels that read NC1HWC0 themselves (conv.cc, pool.cc's factories, transdata.cc).
+    static const std::unordered_set<std::string> blocked_aware{
+        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "FusedConv", "TransData"};
     KernelFactory blocked;
     if (def.domain.empty() && elementwise.count(def.op_type)) blocked = make_blocked_elementwise;
     if (def.domain.empty() && def.op_type == "Concat") blocked = make_blocked_concat;
     if (blocked) {
       def.factory = [plain = std::move(def.factory), blocked](const KernelBuildContext& ctx) {
         return is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0)) ? blocked(ctx) : plain(ctx);
+      };
+    } else if (!blocked_aware.count(def.op_type)) {
+      // Every other kernel reads row-major logical shapes: a blocked operand is refused at build.
+      def.factory = [plain = std::move(def.factory)](const KernelBuildContext& ctx) {
+        auto refuse = [&](const Value* v) {
+          if (v && format_is_blocked(v->format))
+            throw UnsupportedError(ctx.node.op_type() + ": value '" + v->name() + "' is " +
+                                   std::string(format_name(v->format)) +
+                                   "; this CPU kernel reads plain layouts only (the layout pass puts a TransData "
+                                   "before it) in " + who(ctx));
+        };
+        for (const Value* v : ctx.node.inputs()) refuse(v);
+        for (const Value* v : ctx.node.outputs()) refuse(v);
+        return plain(ctx);
       };
     }
     r_.add_kernel(std::move(def));

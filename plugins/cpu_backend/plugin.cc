@@ -6,23 +6,29 @@
 
 namespace {
 
-void register_cpu_backend(ge::Registrar& r) {
-  r.add_backend(ge::cpu::make_cpu_backend());
+/// Every kernel family; run through register_with_blocked_routing, which sends NC1HWC0 nodes to
+/// the blocked kernels and makes plain-only kernels refuse blocked operands.
+void register_kernels(ge::Registrar& r) {
   ge::cpu::register_conv_kernels(r);
   ge::cpu::register_fused_conv_kernels(r);
   ge::cpu::register_matmul_kernels(r);
   ge::cpu::register_norm_kernels(r);
   ge::cpu::register_pool_kernels(r);
   ge::cpu::register_reduce_kernels(r);
-  ge::cpu::register_with_blocked_routing(r, ge::cpu::register_elementwise_kernels);
-  ge::cpu::register_with_blocked_routing(r, ge::cpu::register_tensor_kernels);
+  ge::cpu::register_elementwise_kernels(r);
+  ge::cpu::register_tensor_kernels(r);
   ge::cpu::register_transdata_kernels(r);
-  ge::cpu::register_format_preferences(r);
   ge::cpu::register_split_kernels(r);
   ge::cpu::register_fused_elementwise_kernels(r);
   ge::cpu::register_fused_matmul_kernels(r);
   ge::cpu::register_fused_norm_kernels(r);
   ge::cpu::register_fused_attention_kernels(r);
+}
+
+void register_cpu_backend(ge::Registrar& r) {
+  r.add_backend(ge::cpu::make_cpu_backend());
+  ge::cpu::register_with_blocked_routing(r, register_kernels);
+  ge::cpu::register_format_preferences(r);
 }
 
 }  // namespace

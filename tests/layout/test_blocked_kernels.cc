@@ -143,4 +143,22 @@ TEST_F(BlockedKernels, KernelsRefuseFormatsTheyCannotRead) {
   }
 }
 
+TEST_F(BlockedKernels, PlainOnlyKernelsRefuseBlockedOperandsNamingTheNode) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,2,2]
+  %b: f32[1,16,2,2]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[1,16,2,2] = Softmax(%b) {axis=1}  # sm
+  output %y
+})";
+  auto g = h.parse(text);
+  try {
+    run(text, ge::test::PassHarness::random_inputs(*g));
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("Softmax: value 'b' is NC1HWC0; this CPU kernel reads plain layouts only"), std::string::npos) << m;
+    EXPECT_NE(m.find("node 'sm'"), std::string::npos) << m;
+  }
+}
+
 }  // namespace
