@@ -137,6 +137,10 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
       if (k.rfind(key, 0) == 0) memory[std::string(key).substr(7, std::string(key).size() - 8)] = k.substr(std::string(key).size());
   for (const char* f : {"arena_bytes", "lower_bound_bytes", "no_reuse_bytes"})
     if (auto it = c.result.counters.find(std::string("memory.") + f); it != c.result.counters.end()) memory[f] = it->second;
+  // The layout pass's figures (docs/layout.md): counters "layout.<figure>".
+  nlohmann::json layout = nlohmann::json::object();
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("layout.", 0) == 0) layout[k.substr(7)] = v;
   for (auto& p : c.result.passes)
     passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
                       {"nodes_after", p.nodes_after}, {"status", p.status}});
@@ -153,6 +157,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"import_ms", c.import_ms},
           {"compile_ms", c.compile_ms},
           {"memory", memory},
+          {"layout", layout},
           {"schedule", nlohmann::json::object()},
           {"ascend", nlohmann::json::object()}};
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "ge/sdk/layout.h"
 #include "onnx_tensor.h"
 
 namespace ge::core {
@@ -122,18 +123,24 @@ std::string to_onnx(const Graph& g) {
   onnx::GraphProto* gp = m.mutable_graph();
   gp->set_name(g.name);
   for (const Value* v : g.values())
-    if (v->is_constant() && !v->is_graph_input()) tensor_to_proto(*v->data, v->name(), gp->add_initializer());
+    if (v->is_constant() && !v->is_graph_input())
+      tensor_to_proto(format_is_blocked(v->data->format()) ? convert_format(*v->data, Format::NCHW) : *v->data,
+                      v->name(), gp->add_initializer());
   for (const Value* v : g.inputs()) set_type(gp->add_input(), *v);
   for (const Value* v : g.outputs()) set_type(gp->add_output(), *v);
   // ONNX requires nodes in topological order; the graph's list need not be (fusion appends).
   for (const Node* n : g.topological_order()) {
     onnx::NodeProto* np = gp->add_node();
     np->set_name(n->name());
-    np->set_op_type(n->op_type());
-    np->set_domain(n->domain());
+    // Formats are dropped (every value is plain in the export), so a TransData — a logical
+    // identity: shapes are logical, docs/layout.md — becomes an ONNX Identity.
+    const bool transdata = n->domain() == "ge" && n->op_type() == "TransData";
+    np->set_op_type(transdata ? "Identity" : n->op_type());
+    np->set_domain(transdata ? "" : n->domain());
     for (const Value* v : n->inputs()) np->add_input(v ? v->name() : "");
     for (const Value* v : n->outputs()) np->add_output(v ? v->name() : "");
-    for (auto& [name, value] : n->attrs.all()) set_attr(np->add_attribute(), name, value);
+    if (!transdata)
+      for (auto& [name, value] : n->attrs.all()) set_attr(np->add_attribute(), name, value);
     for (const Value* v : n->outputs())
       if (v && !v->is_graph_output() && v->dtype != DataType::Undefined) set_type(gp->add_value_info(), *v);
   }

@@ -36,6 +36,11 @@ class HostPassContext : public PassContext {
     return out;
   }
 
+  const FormatPreferenceFn* format_preference(const std::string& backend) const override {
+    auto it = env_.format_preferences.find(backend);
+    return it == env_.format_preferences.end() ? nullptr : &it->second;
+  }
+
   /// Why a pass or rule does not run ("" when it runs).
   std::string skip_reason(const std::string& name, OptLevel min_level, NumericsEffect numerics) const;
 

@@ -77,18 +77,18 @@ Tensor get_tensor(const planfile::TensorData& td, const uint8_t* weights, uint64
   DataType dt = checked_dtype(td.dtype(), what);
   Shape s = checked_shape(td.dims(), what);
   Format f = checked_format(td.format(), what);
-  uint64_t nbytes = static_cast<uint64_t>(s.numel()) * dtype_size(dt);
+  uint64_t nbytes = static_cast<uint64_t>(format_storage_numel(s.dims(), f)) * dtype_size(dt);
   if (td.is_inline()) {
     if (td.inline_bytes().size() != nbytes)
       throw Error(what + " holds " + std::to_string(td.inline_bytes().size()) + " bytes, expected " +
-                  std::to_string(nbytes) + " (numel × dtype size)");
+                  std::to_string(nbytes) + " (stored elements × dtype size)");
     Tensor t = Tensor::allocate(dt, s, f);
     if (nbytes) std::memcpy(t.data(), td.inline_bytes().data(), nbytes);
     return t;
   }
   if (td.size() != nbytes)
     throw Error(what + " holds " + std::to_string(td.size()) + " bytes, expected " + std::to_string(nbytes) +
-                " (numel × dtype size)");
+                " (stored elements × dtype size)");
   if (td.offset() % kAlign != 0 || td.offset() > weights_size || nbytes > weights_size - td.offset())
     throw Error(what + " lies outside the weights section (offset " + std::to_string(td.offset()) + ", " +
                 std::to_string(nbytes) + " bytes, section " + std::to_string(weights_size) + ")");

@@ -110,8 +110,18 @@ class HostRegistrar : public Registrar {
     info_.memory_planners.push_back(n);
     added_planners_.push_back(n);
   }
+  void add_format_preference(const std::string& backend, FormatPreferenceFn fn) override {
+    if (env_.format_preferences.count(backend))
+      throw Error("format preferences of backend '" + backend + "' registered twice (second by plugin '" +
+                  info_.name + "')");
+    LibPtr lib = lib_;
+    env_.format_preferences[backend] = [fn = std::move(fn), lib](const Node& n) { return fn(n); };
+    added_preferences_.push_back(backend);
+    info_.format_preferences.push_back(backend);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
+    for (auto& b : added_preferences_) env_.format_preferences.erase(b);
     for (auto& n : added_planners_) env_.memory_planners.erase(n);
     auto mine = [&](auto& entry) { return entry.second == info_.name; };
     std::erase_if(env_.passes, mine);
@@ -127,6 +137,7 @@ class HostRegistrar : public Registrar {
   PluginInfo& info_;
   std::string dir_;
   LibPtr lib_;
+  std::vector<std::string> added_preferences_;
   /// The same object, owning a reference to the plugin's library as well.
   template <class T>
   std::shared_ptr<T> keep_alive(std::shared_ptr<T> obj) {

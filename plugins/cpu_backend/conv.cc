@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "blocked.h"
 #include "conv.h"
 #include "cpu_backend.h"
 #include "kernels.h"
@@ -46,7 +47,7 @@ struct ConvSpec {
 
 ConvSpec check_conv(const KernelBuildContext& ctx) {
   require_f32(ctx, {0, 1, 2});
-  require_plain(ctx);
+  require_plain_or_blocked(ctx);
   ConvSpec c;
   c.xs = ctx.input_shape(0);
   const Shape& xs = c.xs;
@@ -103,8 +104,11 @@ class ConvKernel : public CpuKernel {
     const tag wtag_plain = G > 1 ? (r == 1 ? tag::goiw : r == 2 ? tag::goihw : tag::goidhw)
                                  : (r == 1 ? tag::oiw : r == 2 ? tag::oihw : tag::oidhw);
 
-    user_src_md_ = plain_md(xs);
-    user_dst_md_ = plain_md(ys);
+    // NC1HWC0 values (the layout pass, docs/layout.md) are oneDNN's nChw16c: the primitive then
+    // reads and writes them directly, with no reorder at run time.
+    const bool src_blocked = is_blocked(ctx.node.input(0)), dst_blocked = is_blocked(ctx.node.output(0));
+    user_src_md_ = src_blocked ? blocked_md(xs) : plain_md(xs);
+    user_dst_md_ = dst_blocked ? blocked_md(ys) : plain_md(ys);
     user_w_md_ = memory::desc(wdims, dt::f32, wtag_plain);
     memory::desc src_any(to_dims(xs), dt::f32, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
         w_any(wdims, dt::f32, tag::any), b_md({M}, dt::f32, tag::a);
@@ -139,7 +143,7 @@ class ConvKernel : public CpuKernel {
       const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
       const std::string layout = env ? env : "";
       const bool plain = layout == "plain" || (layout != "blocked" && pointwise);
-      pd_ = plain ? make(user_src_md_, user_dst_md_) : make(src_any, dst_any);
+      pd_ = (plain || src_blocked || dst_blocked) ? make(user_src_md_, user_dst_md_) : make(src_any, dst_any);
       prim_ = dnnl::convolution_forward(pd_);
       eng_ = dnnl_engine();
       src_reorder_ = pd_.src_desc() != user_src_md_;
@@ -242,6 +246,14 @@ class ConvKernel : public CpuKernel {
 std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const ConvPostOps& post) {
   ConvSpec spec = check_conv(ctx);
   const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
+  // NC1HWC0 activations: oneDNN's blocked kernels (depthwise included) with their own post-ops,
+  // which keep the padding channels zero.
+  if (is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0))) {
+    if (ctx.node.input(3) && ctx.node.input(3)->format != ctx.node.output(0)->format)
+      throw InvalidGraphError("FusedConv: Z's format " + std::string(format_name(ctx.node.input(3)->format)) +
+                              " differs from Y's " + std::string(format_name(ctx.node.output(0)->format)) + " in " + who(ctx));
+    return std::make_unique<ConvKernel>(ctx, spec, post);
+  }
   const bool onednn_only = env && std::string(env) == "blocked";
   if (!onednn_only && spec.ys.numel() > 0)
     if (auto k = make_depthwise_conv(ctx, spec.w, spec.G, spec.has_bias))
@@ -249,6 +261,32 @@ std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const Co
   auto k = std::make_unique<ConvKernel>(ctx, spec, post);
   if (k->slow_post_ops()) return apply_post_ops(std::make_unique<ConvKernel>(ctx, spec, ConvPostOps{}), ctx, post);
   return k;
+}
+
+bool conv_supports_blocked(const Node& node, int64_t opset, bool src_blocked) {
+  const Value* x = node.input(0);
+  const Value* w = node.input(1);
+  if (!x || !w || x->shape.rank() != 4 || x->dtype != DataType::Float32 || w->dtype != DataType::Float32 ||
+      node.output(0)->dtype != DataType::Float32 || x->shape.numel() == 0)
+    return false;
+  try {
+    KernelBuildContext ctx{node, opset, 1};
+    ConvSpec c = check_conv(ctx);
+    memory::dims strides(c.w.stride.begin(), c.w.stride.end()), pl(c.w.pad_begin.begin(), c.w.pad_begin.end()),
+        pr(c.w.pad_end.begin(), c.w.pad_end.end()), dil;
+    for (int64_t d : c.w.dilation) dil.push_back(d - 1);
+    memory::dims wdims = c.G > 1 ? memory::dims{c.G, c.M / c.G, c.C / c.G} : memory::dims{c.M, c.C};
+    for (int64_t k : c.kernel) wdims.push_back(k);
+    memory::desc src = src_blocked ? blocked_md(c.xs) : plain_md(c.xs), dst = blocked_md(c.ys),
+                 w_any(wdims, dt::f32, tag::any);
+    dnnl::convolution_forward::primitive_desc pd(
+        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
+                                        w_any, dst, strides, dil, pl, pr),
+        dnnl_engine());
+    return std::string(pd.impl_info_str()).rfind("ref", 0) != 0;  // not oneDNN's reference loop
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 void register_conv_kernels(Registrar& r) {

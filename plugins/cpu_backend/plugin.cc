@@ -1,12 +1,14 @@
 // plugins/cpu_backend/plugin.cc — entry point of libge_cpu_backend.so: the "cpu" Backend and
 // every kernel family of kernels.h.
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
 namespace {
 
-void register_cpu_backend(ge::Registrar& r) {
-  r.add_backend(ge::cpu::make_cpu_backend());
+/// Every kernel family; run through register_with_blocked_routing, which sends NC1HWC0 nodes to
+/// the blocked kernels and makes plain-only kernels refuse blocked operands.
+void register_kernels(ge::Registrar& r) {
   ge::cpu::register_conv_kernels(r);
   ge::cpu::register_fused_conv_kernels(r);
   ge::cpu::register_matmul_kernels(r);
@@ -15,11 +17,18 @@ void register_cpu_backend(ge::Registrar& r) {
   ge::cpu::register_reduce_kernels(r);
   ge::cpu::register_elementwise_kernels(r);
   ge::cpu::register_tensor_kernels(r);
+  ge::cpu::register_transdata_kernels(r);
   ge::cpu::register_split_kernels(r);
   ge::cpu::register_fused_elementwise_kernels(r);
   ge::cpu::register_fused_matmul_kernels(r);
   ge::cpu::register_fused_norm_kernels(r);
   ge::cpu::register_fused_attention_kernels(r);
+}
+
+void register_cpu_backend(ge::Registrar& r) {
+  r.add_backend(ge::cpu::make_cpu_backend());
+  ge::cpu::register_with_blocked_routing(r, register_kernels);
+  ge::cpu::register_format_preferences(r);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <limits>
 #include <string>
 
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -281,15 +282,19 @@ KernelDef def(const char* op, KernelFactory f) { return KernelDef{"cpu", "", op,
 
 void register_pool_kernels(Registrar& r) {
   r.add_kernel(def("MaxPool", [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+    if (is_blocked(ctx.node.input(0))) return make_blocked_pool(ctx);
     return std::make_unique<PoolKernel>(ctx, PoolKind::Max, false);
   }));
   r.add_kernel(def("AveragePool", [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+    if (is_blocked(ctx.node.input(0))) return make_blocked_pool(ctx);
     return std::make_unique<PoolKernel>(ctx, PoolKind::Avg, false);
   }));
   r.add_kernel(def("GlobalAveragePool", [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+    if (is_blocked(ctx.node.input(0))) return make_blocked_pool(ctx);
     return std::make_unique<GlobalPoolKernel>(ctx, PoolKind::Avg);
   }));
   r.add_kernel(def("GlobalMaxPool", [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+    if (is_blocked(ctx.node.input(0))) return make_blocked_pool(ctx);
     return std::make_unique<GlobalPoolKernel>(ctx, PoolKind::Max);
   }));
 }

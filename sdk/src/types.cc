@@ -67,6 +67,27 @@ Format format_from_name(std::string_view name) {
   throw Error("unknown tensor format '" + std::string(name) + "'");
 }
 
+bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || f == Format::FRACTAL_Z; }
+
+std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f) {
+  // Blocked formats are defined for rank-4 logical shapes only (types.h); any other rank is
+  // stored unpadded here and refused by the kernels and the layout pass that would create it.
+  if (!format_is_blocked(f) || d.size() != 4) return d;
+  auto blocks = [](int64_t n) { return (n + kFormatC0 - 1) / kFormatC0; };
+  if (f == Format::NC1HWC0) return {d[0], blocks(d[1]), d[2], d[3], kFormatC0};
+  return {blocks(d[1]) * d[2] * d[3], blocks(d[0]), kFormatC0, kFormatC0};  // FRACTAL_Z
+}
+
+int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f) {
+  int64_t n = 1;
+  if (!format_is_blocked(f) || logical.size() != 4) {
+    for (auto x : logical) n *= x;
+    return n;
+  }
+  for (auto x : format_storage_dims(logical, f)) n *= x;
+  return n;
+}
+
 int64_t Shape::numel() const {
   int64_t n = 1;
   for (auto d : dims_) n *= d;

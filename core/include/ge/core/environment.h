@@ -19,6 +19,7 @@ struct PluginInfo {
   uint32_t abi_major = 0, abi_minor = 0;
   double load_ms = 0;
   std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners;
+  std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -33,6 +34,8 @@ class Environment {
   std::vector<std::pair<std::shared_ptr<Pass>, std::string>> passes;
   std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> fusion_rules;
   std::map<std::string, std::shared_ptr<MemoryPlanner>> memory_planners;
+  /// Format preference function of each backend (Registrar::add_format_preference).
+  std::map<std::string, FormatPreferenceFn> format_preferences;
   std::vector<PluginInfo> plugins;
 
   /// The backend named `name`; throws ge::Error listing the registered backends.

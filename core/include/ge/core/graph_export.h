@@ -17,7 +17,9 @@ std::string to_dot(const Graph& g);
 /// ops in their own domain (`ge`, opset version from Graph::opsets or 1) so Netron shows them and
 /// gec (whose fusion plugin registers the `ge` domain) loads them back; attributes converted
 /// back to AttributeProto; constants as initializers; every produced value's type in value_info.
-/// Value formats (e.g. NC1HWC0) are not representable in ONNX and are dropped.
+/// Value formats (e.g. NC1HWC0) are not representable in ONNX and are dropped: ge.TransData
+/// nodes become Identity and blocked constants are written in NCHW, so the export computes the
+/// same logical values as the graph.
 std::string to_onnx(const Graph& g);
 
 }  // namespace ge::core

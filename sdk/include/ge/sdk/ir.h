@@ -36,7 +36,9 @@ class Value {
  public:
   const std::string& name() const { return name_; }
   DataType dtype = DataType::Undefined;
+  /// Logical shape (NCHW order for activations whatever `format` is; see types.h).
   Shape shape;
+  /// Physical layout of the elements. Changed only by the layout stage, with TransData nodes.
   Format format = Format::ND;
   /// Constant contents: for an initializer, its weights; for a produced value, the result of
   /// compile-time evaluation. Null when unknown.
@@ -53,8 +55,11 @@ class Value {
   bool is_graph_output() const { return is_output_; }
   /// An initializer: constant data and no producer.
   bool is_constant() const { return producer_ == nullptr && data != nullptr; }
+  /// Logical element count (of `shape`).
   int64_t numel() const { return shape.numel(); }
-  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype); }
+  /// Bytes the value occupies in memory: for a blocked `format` (NC1HWC0, FRACTAL_Z) the padded
+  /// physical size, so the memory planner and the runtime allocate enough (types.h).
+  size_t nbytes() const { return static_cast<size_t>(format_storage_numel(shape.dims(), format)) * dtype_size(dtype); }
 
  private:
   friend class Graph;

@@ -13,6 +13,7 @@
 
 #include "ge/sdk/ir.h"
 #include "ge/sdk/kernel.h"
+#include "ge/sdk/layout.h"
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pattern.h"
@@ -70,6 +71,9 @@ class PassContext {
   /// The memory planner registered under `name`, or null; and the names of all of them.
   virtual const MemoryPlanner* memory_planner(const std::string& name) const = 0;
   virtual std::vector<std::string> memory_planners() const = 0;
+  /// (ABI 1.1) The format preference function registered for `backend` (Registrar::
+  /// add_format_preference), or null when that backend registered none.
+  virtual const FormatPreferenceFn* format_preference(const std::string& backend) const { return nullptr; }
 };
 
 class Pass {

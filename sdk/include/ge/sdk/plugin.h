@@ -17,13 +17,14 @@
 
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
+#include "ge/sdk/layout.h"
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 0
+#define GE_SDK_ABI_MINOR 1
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -53,6 +54,10 @@ class Registrar {
   virtual void add_fusion_rule(std::shared_ptr<FusionRule> rule) = 0;
   /// An arena planner, chosen by name with `[memory] planner`.
   virtual void add_memory_planner(std::shared_ptr<MemoryPlanner> planner) = 0;
+  /// (ABI 1.1) The format preferences of `backend`'s kernels, read by the layout pass
+  /// (ge/sdk/layout.h, docs/layout.md). One function per backend; a second one throws ge::Error.
+  /// The default implementation (registrars that predate it, test registrars) ignores it.
+  virtual void add_format_preference(const std::string& backend, FormatPreferenceFn fn) {}
 };
 
 }  // namespace ge

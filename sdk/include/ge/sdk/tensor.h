@@ -18,7 +18,8 @@ class Tensor {
  public:
   Tensor() = default;
 
-  /// A new 64-byte aligned, zero-filled buffer of shape.numel() elements.
+  /// A new 64-byte aligned, zero-filled buffer of format_storage_numel(shape, format) elements
+  /// (`shape` is the logical shape; blocked formats pad, see types.h).
   static Tensor allocate(DataType dtype, Shape shape, Format format = Format::ND);
   /// Wraps memory owned elsewhere; keepalive (may be null) is held as long as the tensor.
   static Tensor wrap(DataType dtype, Shape shape, void* data, std::shared_ptr<void> keepalive,
@@ -34,7 +35,10 @@ class Tensor {
   const Shape& shape() const { return shape_; }
   Format format() const { return format_; }
   int64_t numel() const { return shape_.numel(); }
-  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
+  /// Stored elements: numel() for plain formats, padding included for blocked ones (types.h).
+  int64_t storage_numel() const { return format_storage_numel(shape_.dims(), format_); }
+  /// Bytes of the buffer: storage_numel() * dtype size (padded for blocked formats).
+  size_t nbytes() const { return static_cast<size_t>(storage_numel()) * dtype_size(dtype_); }
   bool empty() const { return data_ == nullptr && numel() != 0; }
 
   void* data() { return data_; }

@@ -44,10 +44,32 @@ bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
 ///  - NCHW / NHWC: 4-D activations.
 ///  - NC1HWC0: 5-D blocked, C1 = ceil(C / C0), C padded to a multiple of C0 (C0 = 16 here).
 ///  - FRACTAL_Z: blocked convolution weights (Ascend); FRACTAL_NZ: blocked matrices (Ascend).
+///
+/// Shape convention (docs/layout.md): a Value's or Tensor's `shape` is always the LOGICAL shape
+/// (NCHW for activations, OIHW for convolution weights); `format` says how the elements lie in
+/// memory. Shape inference therefore never depends on the format. Blocked formats pad: the
+/// number of stored elements is format_storage_numel(shape, format) >= shape.numel(), and
+/// padding elements are zero (every producer of a blocked tensor keeps them zero).
+///  - NC1HWC0 of logical [N, C, H, W]: [N, C1, H, W, C0], C1 = ceil(C / C0); element (n,c,h,w) at
+///    (((n*C1 + c/C0)*H + h)*W + w)*C0 + c%C0. Equal to oneDNN's nChw16c (C0 = 16).
+///  - FRACTAL_Z of logical weights [N(=Cout), C(=Cin), Kh, Kw] (CANN "FRACTAL_Z" format):
+///    [C1*Kh*Kw, N1, N0, C0] with C1 = ceil(C / C0), N1 = ceil(N / N0), N0 = 16; element
+///    (n,c,kh,kw) at (((c/C0*Kh + kh)*Kw + kw)*N1 + n/N0)*N0*C0 + (n%N0)*C0 + c%C0.
 enum class Format : int32_t { ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5 };
 std::string_view format_name(Format f);
 /// Inverse of format_name; throws ge::Error on an unknown name.
 Format format_from_name(std::string_view name);
+/// True for the padded blocked formats NC1HWC0 and FRACTAL_Z (rank-4 logical shapes only).
+bool format_is_blocked(Format f);
+/// C0, the channel block of NC1HWC0 / FRACTAL_Z: 16 (fp32 on the CPU backend = oneDNN's
+/// nChw16c; fp16 on Ascend's Cube unit). Also N0 of FRACTAL_Z.
+constexpr int64_t kFormatC0 = 16;
+/// Physical dims of a blocked format for a logical rank-4 shape ([N,C1,H,W,C0] or
+/// [C1*Kh*Kw,N1,N0,C0]); the logical dims for every other format, and for a blocked format with
+/// a logical rank other than 4 (the layout pass and the kernels never create such a value).
+std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& logical, Format f);
+/// Number of stored elements (padding included) of a logical shape in format f.
+int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f);
 
 /// A static shape: one extent per axis, each >= 0. Rank 0 is a scalar (one element).
 class Shape {

@@ -1,0 +1,116 @@
+// plugins/cpu_backend/layout_preferences.cc — the CPU backend's format preferences (read by
+// the layout pass, ge/sdk/layout.h, docs/layout.md) and the routing of NC1HWC0 nodes to the
+// blocked kernels.
+//
+// Anchors: Conv and ge.FusedConv with 2-D float32 activations, when oneDNN has an optimized
+// (non-reference) kernel for nChw16c — source blocked when C >= 16 (a first layer with 3 input
+// channels reads NCHW and writes nChw16c), Z (the residual) and Y blocked, W and B plain (oneDNN
+// reorders constant weights into its own blocked layout once, when the plan is loaded).
+// Layout-agnostic (`follows`): pools, elementwise ops with f(0) = 0, channel Concat of
+// multiples of 16 channels — they run blocked only where that removes conversions.
+#include <string>
+#include <unordered_set>
+
+#include "blocked.h"
+#include "cpu_backend.h"
+
+namespace ge::cpu {
+namespace {
+
+std::optional<NodeFormats> cpu_format_preference(const Node& n) {
+  NodeFormats f;
+  f.inputs.assign(n.num_inputs(), Format::NCHW);
+  f.outputs.assign(n.num_outputs(), Format::NC1HWC0);
+  const int64_t opset = n.graph() ? n.graph()->opset(n.domain()) : 1;
+  const bool conv = (n.domain().empty() && n.op_type() == "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
+  if (conv) {
+    const Value* x = n.input(0);
+    if (!x || x->shape.rank() != 4) return std::nullopt;
+    const bool src_blocked = x->shape[1] >= kFormatC0;
+    if (!conv_supports_blocked(n, opset, src_blocked)) return std::nullopt;
+    if (src_blocked) f.inputs[0] = Format::NC1HWC0;
+    if (n.input(3)) f.inputs[3] = Format::NC1HWC0;
+    return f;
+  }
+  f.follows = true;
+  if (n.domain().empty() && pool_supports_blocked(n, opset)) {
+    f.inputs[0] = Format::NC1HWC0;
+    return f;
+  }
+  if (elementwise_supports_blocked(n)) {
+    const size_t tensors = (n.op_type() == "Add" || n.op_type() == "Sub" || n.op_type() == "Mul") ? 2 : 1;
+    for (size_t i = 0; i < tensors; ++i) f.inputs[i] = Format::NC1HWC0;
+    return f;
+  }
+  if (concat_supports_blocked(n)) {
+    f.inputs.assign(n.num_inputs(), Format::NC1HWC0);
+    return f;
+  }
+  return std::nullopt;
+}
+
+/// Forwards every registration, wrapping kernel factories: for the ops that have a separate
+/// blocked kernel, a node with an NC1HWC0 input 0 or output 0 gets it, any other the plain one;
+/// kernels that read plain layouts only refuse blocked operands with an error naming the node.
+class BlockedRouting : public Registrar {
+ public:
+  explicit BlockedRouting(Registrar& r) : r_(r) {}
+  const std::string& plugin_name() const override { return r_.plugin_name(); }
+  const std::string& plugin_dir() const override { return r_.plugin_dir(); }
+  std::string options_toml() const override { return r_.options_toml(); }
+  void add_op(OpDef def) override { r_.add_op(std::move(def)); }
+  void set_shape_inference(const std::string& d, const std::string& op, ShapeInferenceFn fn) override {
+    r_.set_shape_inference(d, op, std::move(fn));
+  }
+  void add_kernel(KernelDef def) override {
+    static const std::unordered_set<std::string> elementwise{"Add", "Sub", "Mul", "Relu", "LeakyRelu", "Clip"};
+    // Kernels that read NC1HWC0 themselves (conv.cc, pool.cc's factories, transdata.cc).
+    static const std::unordered_set<std::string> blocked_aware{
+        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "FusedConv", "TransData"};
+    KernelFactory blocked;
+    if (def.domain.empty() && elementwise.count(def.op_type)) blocked = make_blocked_elementwise;
+    if (def.domain.empty() && def.op_type == "Concat") blocked = make_blocked_concat;
+    if (blocked) {
+      def.factory = [plain = std::move(def.factory), blocked](const KernelBuildContext& ctx) {
+        return is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0)) ? blocked(ctx) : plain(ctx);
+      };
+    } else if (!blocked_aware.count(def.op_type)) {
+      // Every other kernel reads row-major logical shapes: a blocked operand is refused at build.
+      def.factory = [plain = std::move(def.factory)](const KernelBuildContext& ctx) {
+        auto refuse = [&](const Value* v) {
+          if (v && format_is_blocked(v->format))
+            throw UnsupportedError(ctx.node.op_type() + ": value '" + v->name() + "' is " +
+                                   std::string(format_name(v->format)) +
+                                   "; this CPU kernel reads plain layouts only (the layout pass puts a TransData "
+                                   "before it) in " + who(ctx));
+        };
+        for (const Value* v : ctx.node.inputs()) refuse(v);
+        for (const Value* v : ctx.node.outputs()) refuse(v);
+        return plain(ctx);
+      };
+    }
+    r_.add_kernel(std::move(def));
+  }
+  void add_backend(std::shared_ptr<Backend> b) override { r_.add_backend(std::move(b)); }
+  void add_frontend(std::shared_ptr<Frontend> f) override { r_.add_frontend(std::move(f)); }
+  void add_pass(std::shared_ptr<Pass> p) override { r_.add_pass(std::move(p)); }
+  void add_fusion_rule(std::shared_ptr<FusionRule> rule) override { r_.add_fusion_rule(std::move(rule)); }
+  void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override { r_.add_memory_planner(std::move(p)); }
+  void add_format_preference(const std::string& b, FormatPreferenceFn fn) override {
+    r_.add_format_preference(b, std::move(fn));
+  }
+
+ private:
+  Registrar& r_;
+};
+
+}  // namespace
+
+void register_format_preferences(Registrar& r) { r.add_format_preference("cpu", cpu_format_preference); }
+
+void register_with_blocked_routing(Registrar& r, void (*register_family)(Registrar&)) {
+  BlockedRouting routing(r);
+  register_family(routing);
+}
+
+}  // namespace ge::cpu

@@ -1,0 +1,164 @@
+// The CPU backend's NC1HWC0 kernels, run through graphs that state formats explicitly:
+// TransData places elements exactly (against ge::convert_format) and zeroes the padding; blocked
+// kernels keep the padding zero and compute what their NCHW versions compute.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "ge/sdk/layout.h"
+#include "layout_steps.h"
+#include "pass_harness.h"
+
+namespace {
+
+using ge::Format;
+
+class BlockedKernels : public ::testing::Test {
+ protected:
+  ge::test::PassHarness h;
+
+  std::vector<ge::Tensor> run(const std::string& text, const std::vector<ge::Tensor>& in, bool randomize = true) {
+    std::unique_ptr<ge::Graph> g = h.parse(text);
+    if (randomize) ge::test::PassHarness::randomize_constants(*g);
+    return h.execute(std::shared_ptr<const ge::Graph>(std::move(g)), in);
+  }
+
+  /// Every padding channel (c >= C) of an NC1HWC0 tensor is zero.
+  static void expect_zero_padding(const ge::Tensor& t) {
+    ASSERT_EQ(t.format(), Format::NC1HWC0);
+    const auto& s = t.shape();
+    const int64_t C1 = (s[1] + 15) / 16, HW = s[2] * s[3];
+    const float* p = t.data_as<float>();
+    for (int64_t n = 0; n < s[0]; ++n)
+      for (int64_t hw = 0; hw < HW; ++hw)
+        for (int64_t c = s[1]; c < C1 * 16; ++c)
+          ASSERT_EQ(p[((n * C1 + c / 16) * HW + hw) * 16 + c % 16], 0.f) << "channel " << c;
+  }
+};
+
+TEST_F(BlockedKernels, TransDataMatchesTheReferenceBothWays) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  %b: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[2,20,3,5] = ge.TransData(%b) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %b
+  output %y
+})";
+  auto g = h.parse(text);
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto out = run(text, in);
+  ASSERT_EQ(out.size(), 2u);
+  ge::Tensor want = ge::convert_format(in[0], Format::NC1HWC0);
+  ASSERT_EQ(out[0].nbytes(), want.nbytes());
+  EXPECT_EQ(std::memcmp(out[0].data(), want.data(), want.nbytes()), 0);
+  expect_zero_padding(out[0]);
+  EXPECT_EQ(std::memcmp(out[1].data(), in[0].data(), in[0].nbytes()), 0);
+}
+
+TEST_F(BlockedKernels, FusedConvKeepsThePaddingZeroEvenWithSigmoid) {
+  // 20 output channels: 12 padding channels, where sigmoid(0) = 0.5 would leak.
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,6,6]
+  const %w: f32[20,16,3,3]
+  const %bias: f32[20]
+  %xb: f32[1,16,6,6]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[1,20,6,6]@NC1HWC0 = ge.FusedConv(%xb, %w, %bias, _) {activation="Sigmoid", pads=[1,1,1,1]}
+  output %y
+})";
+  auto g = h.parse(text);
+  auto out = run(text, ge::test::PassHarness::random_inputs(*g));
+  expect_zero_padding(out[0]);
+}
+
+TEST_F(BlockedKernels, PoolsConcatAndElementwiseMatchNchw) {
+  // Each op once in NCHW and once between TransData nodes; the outputs must agree exactly
+  // (pooling, Concat and these elementwise ops do not reassociate).
+  const std::string plain = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,32,10,10]
+  input %z: f32[1,32,10,10]
+  const %lo: f32[] = [-0.5]
+  const %hi: f32[] = [0.25]
+  %m: f32[1,32,5,5] = MaxPool(%x) {kernel_shape=[3,3], strides=[2,2], ceil_mode=1}
+  %a: f32[1,32,5,5] = AveragePool(%x) {kernel_shape=[3,3], strides=[2,2], pads=[1,1,0,0]}
+  %g: f32[1,32,1,1] = GlobalAveragePool(%x)
+  %s: f32[1,32,10,10] = Sub(%x, %z)
+  %c: f32[1,32,10,10] = Clip(%s, %lo, %hi)
+  %k: f32[1,64,10,10] = Concat(%c, %z) {axis=1}
+  output %m
+  output %a
+  output %g
+  output %k
+})";
+  const std::string blocked = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,32,10,10]
+  input %z: f32[1,32,10,10]
+  const %lo: f32[] = [-0.5]
+  const %hi: f32[] = [0.25]
+  %xb: f32[1,32,10,10]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %zb: f32[1,32,10,10]@NC1HWC0 = ge.TransData(%z) {dst_format="NC1HWC0", src_format="NCHW"}
+  %mb: f32[1,32,5,5]@NC1HWC0 = MaxPool(%xb) {kernel_shape=[3,3], strides=[2,2], ceil_mode=1}
+  %ab: f32[1,32,5,5]@NC1HWC0 = AveragePool(%xb) {kernel_shape=[3,3], strides=[2,2], pads=[1,1,0,0]}
+  %gb: f32[1,32,1,1]@NC1HWC0 = GlobalAveragePool(%xb)
+  %sb: f32[1,32,10,10]@NC1HWC0 = Sub(%xb, %zb)
+  %cb: f32[1,32,10,10]@NC1HWC0 = Clip(%sb, %lo, %hi)
+  %kb: f32[1,64,10,10]@NC1HWC0 = Concat(%cb, %zb) {axis=1}
+  %m: f32[1,32,5,5] = ge.TransData(%mb) {dst_format="NCHW", src_format="NC1HWC0"}
+  %a: f32[1,32,5,5] = ge.TransData(%ab) {dst_format="NCHW", src_format="NC1HWC0"}
+  %g: f32[1,32,1,1] = ge.TransData(%gb) {dst_format="NCHW", src_format="NC1HWC0"}
+  %k: f32[1,64,10,10] = ge.TransData(%kb) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %m
+  output %a
+  output %g
+  output %k
+})";
+  auto g = h.parse(plain);
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto want = run(plain, in, false), got = run(blocked, in, false);
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(want[i].nbytes(), got[i].nbytes()) << "output " << i;
+    auto x = want[i].to_double_vector(), y = got[i].to_double_vector();
+    for (size_t k = 0; k < x.size(); ++k) ASSERT_NEAR(x[k], y[k], 1e-6 * (1 + std::abs(x[k]))) << "output " << i << " at " << k;
+  }
+}
+
+TEST_F(BlockedKernels, KernelsRefuseFormatsTheyCannotRead) {
+  // A TransData whose attributes disagree with its values fails at plan build, naming it.
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,2,2]
+  %b: f32[1,16,2,2]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[1,16,2,2]@NC1HWC0 = MaxPool(%b) {kernel_shape=[1,1], storage_order=0}
+  %t: f32[1,16,2,2] = ge.TransData(%y) {dst_format="FRACTAL_Z", src_format="NC1HWC0"}
+  output %t
+})";
+  auto g = h.parse(text);
+  try {
+    run(text, ge::test::PassHarness::random_inputs(*g));
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("TransData"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(BlockedKernels, PlainOnlyKernelsRefuseBlockedOperandsNamingTheNode) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,2,2]
+  %b: f32[1,16,2,2]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[1,16,2,2] = Softmax(%b) {axis=1}  # sm
+  output %y
+})";
+  auto g = h.parse(text);
+  try {
+    run(text, ge::test::PassHarness::random_inputs(*g));
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("Softmax: value 'b' is NC1HWC0; this CPU kernel reads plain layouts only"), std::string::npos) << m;
+    EXPECT_NE(m.find("node 'sm'"), std::string::npos) << m;
+  }
+}
+
+}  // namespace

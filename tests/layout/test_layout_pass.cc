@@ -1,0 +1,267 @@
+// The layout pass (plugins/layout) on text IR: the graph before and after, and equal outputs on
+// random inputs (relative L2 <= 1e-5: a blocked convolution may sum in another order).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "ge/core/environment.h"
+#include "ge/core/manifest.h"
+#include "layout_steps.h"
+#include "pass_harness.h"
+
+namespace {
+
+using ge::Format;
+using ge::NodeFormats;
+
+class LayoutPass : public ::testing::Test {
+ protected:
+  ge::test::PassHarness h;
+
+  std::string print(const ge::Graph& g) { return ge::print_graph(g, {.show_node_names = false, .max_const_elements = 0}); }
+
+  /// Runs the layout pass on `before`; checks the printed result and the numerics.
+  std::unique_ptr<ge::Graph> check(const std::string& before, const std::string& after) {
+    std::unique_ptr<ge::Graph> g = h.parse(before);
+    ge::test::PassHarness::randomize_constants(*g);
+    std::unique_ptr<ge::Graph> original = g->clone();
+    h.run(*g, {"layout"}, ge::OptLevel::O2);
+    EXPECT_EQ(print(*g), after);
+    h.expect_same_outputs(*original, *g, 1e-5);
+    return g;
+  }
+};
+
+TEST_F(LayoutPass, ConvChainRunsBlockedWithConversionsOnlyAtTheEdges) {
+  // Insertion around both convs, the Relu between them sunk, the inverse pairs cancelled, and
+  // Flatten (not layout-aware) reading NCHW.
+  check(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  const %w1: f32[32,16,3,3]
+  const %w2: f32[32,32,1,1]
+  %c: f32[1,32,8,8] = Conv(%x, %w1) {pads=[1,1,1,1]}
+  %r: f32[1,32,8,8] = Relu(%c)
+  %d: f32[1,32,8,8] = Conv(%r, %w2)
+  %y: f32[1,2048] = Flatten(%d)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  const %w1: f32[32,16,3,3]
+  const %w2: f32[32,32,1,1]
+  %x_NC1HWC0: f32[1,16,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %c: f32[1,32,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1) {pads=[1,1,1,1]}
+  %r: f32[1,32,8,8]@NC1HWC0 = Relu(%c)
+  %d: f32[1,32,8,8]@NC1HWC0 = Conv(%r, %w2)
+  %d_ND: f32[1,32,8,8] = ge.TransData(%d) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,2048] = Flatten(%d_ND)
+  output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, StemConvReadsNchwAndPoolsFollowTheBlockedLayout) {
+  check(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,3,16,16]
+  const %w: f32[24,3,3,3]
+  const %g: f32[10,24]
+  %c: f32[1,24,8,8] = Conv(%x, %w) {pads=[1,1,1,1], strides=[2,2]}
+  %m: f32[1,24,4,4] = MaxPool(%c) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[2,2]}
+  %p: f32[1,24,1,1] = GlobalAveragePool(%m)
+  %f: f32[1,24] = Flatten(%p)
+  %y: f32[1,10] = Gemm(%f, %g) {transB=1}
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,3,16,16]
+  const %w: f32[24,3,3,3]
+  const %g: f32[10,24]
+  %c: f32[1,24,8,8]@NC1HWC0 = Conv(%x, %w) {pads=[1,1,1,1], strides=[2,2]}
+  %m: f32[1,24,4,4]@NC1HWC0 = MaxPool(%c) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[2,2]}
+  %p: f32[1,24,1,1]@NC1HWC0 = GlobalAveragePool(%m)
+  %p_ND: f32[1,24,1,1] = ge.TransData(%p) {dst_format="ND", src_format="NC1HWC0"}
+  %f: f32[1,24] = Flatten(%p_ND)
+  %y: f32[1,10] = Gemm(%f, %g) {transB=1}
+  output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, ResidualFusedConvTakesItsZBlockedAndReshapeStaysNchw) {
+  check(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,6,6]
+  const %w1: f32[16,16,3,3]
+  const %w2: f32[16,16,3,3]
+  const %b: f32[16]
+  const %shape: i64[2] = [1,576]
+  %a: f32[1,16,6,6] = ge.FusedConv(%x, %w1, %b, _) {activation="Relu", pads=[1,1,1,1]}
+  %o: f32[1,16,6,6] = ge.FusedConv(%a, %w2, %b, %a) {activation="Relu", pads=[1,1,1,1]}
+  %s: f32[1,16,6,6] = Sigmoid(%o)
+  %y: f32[1,576] = Reshape(%s, %shape)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,6,6]
+  const %w1: f32[16,16,3,3]
+  const %w2: f32[16,16,3,3]
+  const %b: f32[16]
+  const %shape: i64[2]
+  %x_NC1HWC0: f32[1,16,6,6]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %a: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%x_NC1HWC0, %w1, %b, _) {activation="Relu", pads=[1,1,1,1]}
+  %o: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%a, %w2, %b, %a) {activation="Relu", pads=[1,1,1,1]}
+  %o_ND: f32[1,16,6,6] = ge.TransData(%o) {dst_format="ND", src_format="NC1HWC0"}
+  %s: f32[1,16,6,6] = Sigmoid(%o_ND)
+  %y: f32[1,576] = Reshape(%s, %shape)
+  output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
+  check(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,4,4]
+  const %w: f32[16,16,1,1]
+  %y: f32[1,16,4,4] = Conv(%x, %w)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,4,4]
+  const %w: f32[16,16,1,1]
+  %y: f32[1,16,4,4] = Conv(%x, %w)
+  output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, StrictNumericsAndFormatNchwLeaveTheGraphAlone) {
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  const %w: f32[16,16,3,3]
+  %c: f32[1,16,8,8] = Conv(%x, %w) {pads=[1,1,1,1]}
+  %y: f32[1,16,8,8] = Relu(%c)
+  output %y
+}
+)";
+  auto g = h.parse(text);
+  h.run(*g, {"layout"}, ge::OptLevel::O2, /*strict=*/true);
+  EXPECT_EQ(ge::layout::count_transdata(*g), 0);
+
+  ge::core::Manifest m = ge::core::load_manifest(ge::core::default_manifest_path());
+  ge::core::apply_override(m, "layout.format=\"NCHW\"");
+  auto env = ge::core::load_environment(m);
+  g = h.parse(text);
+  ge::core::CompileOptions o;
+  o.opt_level = ge::OptLevel::O2;
+  o.only = std::vector<std::string>{"layout"};
+  o.fail_on_pass_error = true;
+  ge::core::compile_graph(*g, *env, o);
+  EXPECT_EQ(ge::layout::count_transdata(*g), 0);
+  for (const ge::Value* v : g->values()) EXPECT_NE(v->format, Format::NC1HWC0) << v->name();
+
+  ge::core::apply_override(m, "layout.format=\"NHWC\"");
+  auto bad = ge::core::load_environment(m);
+  g = h.parse(text);
+  o.fail_on_pass_error = true;
+  try {
+    ge::core::compile_graph(*g, *bad, o);
+    FAIL() << "expected an error naming [layout] format";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("[layout] format"), std::string::npos) << e.what();
+  }
+}
+
+// The steps alone, with a preference function written here: "Conv" is an anchor that wants
+// NC1HWC0 activations and FRACTAL_Z weights (an Ascend-like backend), Relu and Add follow.
+std::optional<NodeFormats> ascend_like(const ge::Node& n) {
+  NodeFormats f;
+  f.inputs.assign(n.num_inputs(), Format::NCHW);
+  f.outputs.assign(n.num_outputs(), Format::NC1HWC0);
+  if (n.op_type() == "Conv") {
+    f.inputs[0] = Format::NC1HWC0;
+    f.inputs[1] = Format::FRACTAL_Z;
+    return f;
+  }
+  if (n.op_type() == "Relu" || n.op_type() == "Add") {
+    f.follows = true;
+    for (auto& i : f.inputs) i = Format::NC1HWC0;
+    return f;
+  }
+  return std::nullopt;
+}
+
+TEST_F(LayoutPass, ConstantWeightsAreConvertedAtCompileTime) {
+  auto g = h.parse(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,4,4]
+  const %w: f32[20,16,3,3]
+  %c: f32[1,20,4,4] = Conv(%x, %w) {pads=[1,1,1,1]}
+  %y: f32[1,20,4,4] = Relu(%c)
+  output %y
+})");
+  ge::test::PassHarness::randomize_constants(*g);
+  const ge::Tensor w = *g->find_value("w")->data;
+  ge::layout::assign_layout(*g, ascend_like);
+  // The OIHW original is gone (no reader left); Relu's output is a graph output, so it stays NCHW.
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,4,4]
+  const %w_FRACTAL_Z: f32[20,16,3,3]@FRACTAL_Z
+  %x_NC1HWC0: f32[1,16,4,4]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %c: f32[1,20,4,4]@NC1HWC0 = Conv(%x_NC1HWC0, %w_FRACTAL_Z) {pads=[1,1,1,1]}
+  %c_ND: f32[1,20,4,4] = ge.TransData(%c) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,20,4,4] = Relu(%c_ND)
+  output %y
+}
+)");
+  const ge::Value* wz = g->find_value("c")->producer()->input(1);
+  ASSERT_TRUE(wz->is_constant());
+  EXPECT_EQ(wz->format, Format::FRACTAL_Z);
+  ge::Tensor back = ge::convert_format(*wz->data, Format::NCHW);
+  EXPECT_EQ(std::memcmp(back.data(), w.data(), w.nbytes()), 0);
+}
+
+TEST_F(LayoutPass, InversePairsCancelAndDuplicatesMerge) {
+  auto g = h.parse(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]
+  %a: f32[1,16,4,4]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %b: f32[1,16,4,4] = ge.TransData(%a) {dst_format="NCHW", src_format="NC1HWC0"}
+  %c: f32[1,16,4,4]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %d: f32[1,16,4,4] = ge.TransData(%c) {dst_format="NCHW", src_format="NC1HWC0"}
+  %y: f32[1,16,4,4] = Add(%b, %d)
+  output %y
+})");
+  EXPECT_EQ(ge::layout::cancel_transdata(*g), 4);
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]
+  %y: f32[1,16,4,4] = Add(%x, %x)
+  output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, SinkingMovesAConversionPastElementwiseOpsToItsInverse) {
+  auto g = h.parse(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]@NC1HWC0
+  input %z: f32[1,16,4,4]@NC1HWC0
+  %a: f32[1,16,4,4] = ge.TransData(%x) {dst_format="NCHW", src_format="NC1HWC0"}
+  %b: f32[1,16,4,4] = ge.TransData(%z) {dst_format="NCHW", src_format="NC1HWC0"}
+  %r: f32[1,16,4,4] = Relu(%a)
+  %s: f32[1,16,4,4] = Add(%r, %b)
+  %t: f32[1,16,4,4]@NC1HWC0 = ge.TransData(%s) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[1,16,4,4]@NC1HWC0 = Relu(%t)
+  output %y
+})");
+  EXPECT_EQ(ge::layout::sink_transdata(*g, ascend_like), 2);
+  ge::layout::cancel_transdata(*g);
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]@NC1HWC0
+  input %z: f32[1,16,4,4]@NC1HWC0
+  %r: f32[1,16,4,4]@NC1HWC0 = Relu(%x)
+  %s: f32[1,16,4,4]@NC1HWC0 = Add(%r, %z)
+  %y: f32[1,16,4,4]@NC1HWC0 = Relu(%s)
+  output %y
+}
+)");
+}
+
+}  // namespace
