@@ -60,8 +60,8 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   // fewer threads than streams the nodes run serially in graph order (a linear extension of the
   // schedule's order) with every thread inside the kernels.
   std::unique_ptr<StreamOrder> sorder;
+  if (is_multi_stream(g) || g.schedule.pipeline_stages > 1) sorder = std::make_unique<StreamOrder>(g);
   if (is_multi_stream(g)) {
-    sorder = std::make_unique<StreamOrder>(g);
     const int threads = std::max(1, opts.threads);
     if (threads >= g.schedule.streams && !opts.serialize_streams) impl_->streams = g.schedule.streams;
   }

@@ -5,9 +5,11 @@
 // tested on schedules no heuristic would choose. `RandomStreamsPass` runs it in the schedule
 // stage, so the memory stage plans for it, exactly as it would for a real scheduler.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 
 #include "ge/core/environment.h"
@@ -31,6 +33,27 @@ inline void assign_random_streams(Graph& g, int streams, uint32_t seed) {
   g.schedule.streams = streams;
   g.schedule.events = derive_events(g);
   g.schedule.reason = "test: random stream per node, seed " + std::to_string(seed);
+}
+
+/// Cuts g's (topological) node order into `stages` contiguous runs of about equal node count —
+/// a test stand-in for the pipeline scheduler's cost-balanced cut — and sets
+/// g.schedule.pipeline_stages. Streams are left as they are.
+inline void assign_pipeline_stages(Graph& g, int stages) {
+  if (stages < 1) throw Error("assign_pipeline_stages: stages must be at least 1");
+  // The order must stay as it is when it is already topological (a stream schedule's events
+  // point forward in it).
+  std::set<const Node*> seen;
+  bool topological = true;
+  for (const Node* n : g.nodes()) {
+    for (const Value* v : n->inputs()) topological &= !v || !v->producer() || seen.count(v->producer()) > 0;
+    seen.insert(n);
+  }
+  if (!topological) g.sort_topologically();
+  std::vector<Node*> order = g.nodes();
+  const size_t n = order.size();
+  for (size_t i = 0; i < n; ++i) order[i]->pipeline_stage = static_cast<int>(i * static_cast<size_t>(stages) / std::max<size_t>(n, 1));
+  g.schedule.pipeline_stages = stages;
+  if (g.schedule.scheduler.empty()) g.schedule.scheduler = "test_stages";
 }
 
 /// The test schedule as a schedule-stage pass (add it to an Environment's passes).
