@@ -173,3 +173,26 @@ TEST(StreamErrors, AFailingKernelStopsEveryStreamAndNamesTheNode) {
   EXPECT_THROW(serial.run({xs, bad}), ge::Error);
   EXPECT_EQ(serial.run({xs, good})[0].data_as<float>()[0], 30.0f);
 }
+
+// Not a test: figures for the report (run with --gtest_also_run_disabled_tests; timings on a
+// busy machine are indicative only). resnet50 cut into 2 equal-node stages, 64 requests at
+// threads 2: pipelined vs back to back at 2 and 1 threads.
+TEST(RequestPipeline, DISABLED_MeasureResnet50TwoStages) {
+  const char* s = std::getenv("GE_SHARED_DIR");
+  std::string model = std::string(s ? s : "") + "/models/resnet50/resnet50.onnx";
+  if (!s || !std::filesystem::exists(model)) GTEST_SKIP() << model << " absent";
+  std::shared_ptr<ge::Graph> g = compile(model);
+  ge::test::assign_pipeline_stages(*g, 2);
+  replan(g);
+  std::vector<ge::Tensor> in = {ge::core::read_tensor_file(std::string(s) + "/models/resnet50/test_data_set_0/input_0.pb")};
+  const std::vector<std::vector<ge::Tensor>> batch(64, in);
+  ge::core::RequestPipeline pipe(g, *env(), {"cpu", 2});
+  ge::core::RequestPipeline seq2(g, *env(), {"cpu", 2}, true), seq1(g, *env(), {"cpu", 1}, true);
+  pipe.run({in, in});  // warm-up
+  for (auto* p : {&seq1, &seq2, &pipe}) {
+    p->run(batch);
+    const ge::core::RequestStats& st = p->stats();
+    std::printf("resnet50 %-10s workers %d × %d threads: %.2f requests/s, latency median %.1f ms\n", st.mode.c_str(),
+                st.workers, st.threads_per_worker, st.throughput_rps, st.latency_median_ms);
+  }
+}
