@@ -63,6 +63,17 @@ ArenaPlan plan_groups(const MemoryPlanner& planner, const std::vector<BufferGrou
   if (plan.offsets.size() != groups.size())
     throw Error("memory planner \"" + planner.name() + "\" returned " + std::to_string(plan.offsets.size()) +
                 " offsets for " + std::to_string(groups.size()) + " buffers");
+  // MemoryProblem::conflicts is newer than the interface: a planner built before it would plan
+  // by intervals alone, which is unsafe under several streams. Refuse such a plan.
+  if (streams)
+    for (size_t a = 0; a < groups.size(); ++a)
+      for (int b : problem.conflicts[a]) {
+        const uint64_t a0 = plan.offsets[a], a1 = a0 + groups[a].bytes, b0 = plan.offsets[b], b1 = b0 + groups[b].bytes;
+        if (static_cast<size_t>(b) > a && a0 < b1 && b0 < a1)
+          throw Error("memory planner \"" + planner.name() + "\" put '" + problem.buffers[a].name + "' and '" +
+                      problem.buffers[b].name + "' on shared bytes although streams may run them concurrently " +
+                      "(MemoryProblem::conflicts)");
+      }
   return plan;
 }
 

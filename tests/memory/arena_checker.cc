@@ -169,9 +169,11 @@ std::string check_arena(const Graph& g, const OpRegistry& ops, ArenaCheckOptions
       if (hb.all_before(a.touches, b.def) || hb.all_before(b.touches, a.def)) continue;
       if (same_data(a.v, b.v) || legal_handover(a, b, g, ops, hb) || legal_handover(b, a, g, ops, hb)) continue;
       err << "'" << a.v->name() << "' [" << a.begin << ", " << a.end << ") steps " << a.def << ".." << a.last
-          << " stream " << a.v->producer()->stream << " overlaps '" << b.v->name() << "' [" << b.begin << ", " << b.end
-          << ") steps " << b.def << ".." << b.last << " stream " << b.v->producer()->stream
-          << " and no order separates them\n";
+          << " overlaps '" << b.v->name() << "' [" << b.begin << ", " << b.end << ") steps " << b.def << ".." << b.last;
+      if (g.schedule.streams > 1)
+        err << " (written on streams " << a.v->producer()->stream << " and " << b.v->producer()->stream
+            << "; stream order and events do not separate their accesses)";
+      err << "\n";
     }
   std::string e = err.str();
   return e.empty() ? e : e + draw_arena(g, opts.columns);
