@@ -7,6 +7,8 @@
 // shares no code with the planner, sees the reuse that relied on it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "arena_checker.h"
@@ -157,6 +159,45 @@ TEST(MemoryStreams, ConcurrentReaderKeepsItsInputAlive) {
     float v = std::max(0.0f, static_cast<float>(i % 7) - 3.0f);
     ASSERT_EQ(out[0].data_as<float>()[i], 2 * v) << i;
   }
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+// Not a test: figures for the report (--gtest_also_run_disabled_tests; indicative on a busy
+// machine). squeezenet1_1: one stream × 2 threads, random 2 streams × 1 thread (a poor schedule:
+// events at every stream switch, little overlap), and one stream × 1 thread; median of 30 runs.
+TEST(MemoryStreams, DISABLED_MeasureSqueezenetStreams) {
+  fs::path model = test::shared_dir() / "models/squeezenet1_1/squeezenet1_1.onnx";
+  if (!fs::exists(model)) GTEST_SKIP();
+  auto env = test::memory_env("auto", "aggressive");
+  std::unique_ptr<Graph> compiled = compile_o2(*env, model);
+  std::vector<Tensor> in = test::read_set(model.parent_path() / "test_data_set_0", "input_");
+  auto median_ms = [&](std::shared_ptr<const Graph> g, int threads, int* streams) {
+    core::Executable exe(g, *env, {"cpu", threads});
+    *streams = exe.streams();
+    exe.run(in);
+    std::vector<double> t;
+    for (int i = 0; i < 30; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      exe.run(in);
+      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  std::shared_ptr<const Graph> one(compiled->clone());
+  std::shared_ptr<const Graph> two(with_random_streams(*compiled, *env, 2, 1));
+  int s = 0;
+  double a = median_ms(one, 2, &s);
+  std::printf("squeezenet1_1 1 stream  x 2 threads: %.3f ms\n", a);
+  double b = median_ms(two, 2, &s);
+  std::printf("squeezenet1_1 %d streams x 1 thread (random, %zu events): %.3f ms\n", s, two->schedule.events.size(), b);
+  double c = median_ms(one, 1, &s);
+  std::printf("squeezenet1_1 1 stream  x 1 thread: %.3f ms\n", c);
 }
 
 }  // namespace
