@@ -123,6 +123,28 @@ TEST(RequestPipeline, GecRunRequestsReportsThroughputAndChecksEveryRequest) {
   EXPECT_GT(q["sequential_threads_speedup"].get<double>(), 0);
 }
 
+// gec run on a multi-stream plan: two workers × one thread at --threads 2, serial at 1; checked.
+TEST(RequestPipeline, GecRunsAMultiStreamPlanOnItsStreams) {
+  std::shared_ptr<ge::Graph> g = compile(tiny_cnn_dir() + "/model.onnx");
+  ge::test::assign_random_streams(*g, 2, 4);
+  replan(g);
+  std::string plan = temp_path("streams_cli.gep"), json = temp_path("streams_cli.json");
+  ge::core::save_plan(*g, *env(), "cpu", plan);
+  std::string data = tiny_cnn_dir() + "/test_data_set_0";
+  for (int threads : {2, 1}) {
+    std::string cmd = std::string(GE_GEC) + " run " + plan + " --inputs " + data + " --check " + data +
+                      " --iterations 3 --threads " + std::to_string(threads) + " --json " + json + " > /dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(json);
+    nlohmann::json r = nlohmann::json::parse(in);
+    EXPECT_EQ(r["run"]["streams"], threads == 2 ? 2 : 1);
+    EXPECT_EQ(r["run"]["intra_op_threads"], 1);
+    for (auto& c : r["run"]["check"]) EXPECT_EQ(c["ok"], true);
+  }
+  std::filesystem::remove(plan);
+  std::filesystem::remove(json);
+}
+
 // x → relu (stream 0) ┐
 // idx → gather (stream 1) ┴→ add (stream 0, waits for gather). Gather throws on a bad index on
 // stream 1 while stream 0 waits for its event: run() throws naming the node and returns; the
