@@ -107,6 +107,12 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
     }
     std::printf("check: %s\n", check_ok ? "PASS" : "FAIL");
   }
+  RequestOptions ro;
+  ro.requests = sub.get_option("--requests")->as<int>();
+  ro.sequential = sub.get_option("--sequential")->count() > 0;
+  ro.baseline = sub.get_option("--baseline")->count() > 0;
+  nlohmann::json requests_json = nullptr;
+  if (ro.requests > 0) requests_json = run_requests(c, *env, inputs, ro, check_dir, tol, check_ok);
   if (!outputs_dir.empty()) {
     fs::create_directories(outputs_dir);
     for (size_t k = 0; k < outputs.size(); ++k)
@@ -115,9 +121,11 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   }
   if (!json_path.empty() || !common.report.empty()) {
     nlohmann::json r = make_report(model, c);
-    r["run"] = {{"threads", c.threads},     {"iterations", iterations}, {"min_ms", min_ms},
+    r["run"] = {{"threads", c.threads},     {"streams", exe.streams()}, {"intra_op_threads", exe.intra_op_threads()},
+                {"iterations", iterations}, {"min_ms", min_ms},
                 {"median_ms", median_ms},   {"load_ms", load_ms},       {"first_run_ms", first_ms},
                 {"check", check_json}};
+    if (!requests_json.is_null()) r["run"]["requests"] = requests_json;
     if (!json_path.empty()) write_json(r, json_path);
     if (!common.report.empty()) write_json(r, common.report);
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/core/compare.h"
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
 #include "ge/core/pipeline.h"
@@ -63,6 +64,18 @@ std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g);
 std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
+
+/// gec run --requests M [--sequential] [--baseline] (run_requests.cc).
+struct RequestOptions {
+  int requests = 0;         ///< 0: not asked for
+  bool sequential = false;  ///< back to back even when the schedule has pipeline stages
+  bool baseline = false;    ///< pipelined: also run back to back at --threads and at 1 thread
+};
+/// Runs the requests, prints and returns their figures (report key run.requests); checks every
+/// request's outputs against check_dir when given (clears check_ok on a mismatch).
+nlohmann::json run_requests(const Compiled& c, const ge::core::Environment& env, const std::vector<ge::Tensor>& inputs,
+                            const RequestOptions& ro, const std::string& check_dir, const ge::core::Tolerance& tol,
+                            bool& check_ok);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
 

@@ -22,6 +22,14 @@ int main(int argc, char** argv) {
   run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output")->default_val(1e-5);
   run->add_option("--rtol", "Elementwise relative tolerance")->default_val(1e-4);
   run->add_option("--atol", "Elementwise absolute tolerance (default 1e-6 x max|ref| per output)");
+  run->add_option("--requests", "Run M requests: through the schedule's pipeline stages when it has them, else back to "
+                                "back; reports throughput and per-request latency, checks every request")
+      ->default_val(0)
+      ->check(CLI::NonNegativeNumber);
+  bool run_sequential = false, run_baseline = false;  // read back through the options' counts in cmd_run
+  run->add_flag("--sequential", run_sequential, "With --requests: back to back even when the schedule has pipeline stages");
+  run->add_flag("--baseline", run_baseline,
+                "With --requests on a pipelined schedule: also run back to back at --threads and 1 thread");
   common.add_to(*run);
 
   CLI::App* compile = app.add_subcommand("compile", "Import and compile a model; print the passes; --report");

@@ -7,6 +7,7 @@
 
 #include "ge/core/plan.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/stream_order.h"
 #include "pass_context.h"
 
 namespace ge::core {
@@ -52,6 +53,7 @@ class PruneOutputsPass : public Pass {
                               [](const Value* o) { return o->is_graph_output() || !o->uses().empty(); });
       if (live) continue;
       std::vector<Value*> outs = n->outputs(), ins = n->inputs();
+      drop_from_schedule(g, n);  // events through n are rerouted: the others stay ordered
       g.remove_node(n);
       changed = true;
       for (Value* o : outs)

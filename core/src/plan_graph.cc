@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ge/sdk/error.h"
+#include "ge/sdk/stream_order.h"
 
 namespace ge::core::plan_detail {
 
@@ -138,6 +139,8 @@ void graph_to_header(const Graph& g, const std::string& backend, planfile::Heade
     pn->set_op_type(n->op_type());
     pn->set_domain(n->domain());
     pn->set_kernel_backend(backend);
+    pn->set_stream(n->stream);
+    pn->set_pipeline_stage(n->pipeline_stage);
     for (const Value* v : n->inputs()) pn->add_inputs(v ? index.at(v) : -1);
     for (const Value* v : n->outputs()) pn->add_outputs(index.at(v));
     for (auto& [name, val] : n->attrs.all()) {
@@ -160,6 +163,17 @@ void graph_to_header(const Graph& g, const std::string& backend, planfile::Heade
   }
   for (const Value* v : g.inputs()) h.add_inputs(index.at(v));
   for (const Value* v : g.outputs()) h.add_outputs(index.at(v));
+  auto* sc = h.mutable_schedule();
+  sc->set_scheduler(g.schedule.scheduler);
+  sc->set_streams(g.schedule.streams);
+  sc->set_pipeline_stages(g.schedule.pipeline_stages);
+  for (const StreamEvent& e : g.schedule.events) {
+    auto* pe = sc->add_events();
+    pe->set_record_after(e.record_after);
+    pe->set_wait_before(e.wait_before);
+  }
+  sc->set_estimated_latency_ms(g.schedule.estimated_latency_ms);
+  sc->set_reason(g.schedule.reason);
 }
 
 std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t* weights, uint64_t weights_size,
@@ -260,7 +274,9 @@ std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t*
         default: throw Error(what + ": attribute '" + a.name() + "' has an invalid type " + std::to_string(a.type()));
       }
     }
-    g->add_node(pn.op_type(), pn.name(), std::move(ins), std::move(outs), std::move(attrs), pn.domain());
+    Node* n = g->add_node(pn.op_type(), pn.name(), std::move(ins), std::move(outs), std::move(attrs), pn.domain());
+    n->stream = pn.stream();
+    n->pipeline_stage = pn.pipeline_stage();
     for (int64_t o : pn.outputs()) ready[o] = true;
   }
   for (size_t i = 0; i < values.size(); ++i)
@@ -270,6 +286,18 @@ std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t*
     if (!ready[i]) throw Error("graph output '" + values[i]->name() + "' is never written");
     g->mark_output(values[i]);
   }
+  if (h.has_schedule()) {
+    const auto& sc = h.schedule();
+    g->schedule.scheduler = sc.scheduler();
+    g->schedule.streams = sc.streams();
+    g->schedule.pipeline_stages = sc.pipeline_stages();
+    for (const auto& e : sc.events()) g->schedule.events.push_back({e.record_after(), e.wait_before()});
+    g->schedule.estimated_latency_ms = sc.estimated_latency_ms();
+    g->schedule.reason = sc.reason();
+  }
+  // Streams in range, events naming nodes and pointing forward, every cross-stream edge ordered:
+  // a bad schedule is refused here, naming the edge, and never reaches the runtime.
+  StreamOrder check(*g);
   return g;
 }
 

@@ -142,8 +142,13 @@ Profile make_profile(const Executable& exe, std::vector<StepTimes> runs, double 
     if (v->is_constant()) p.weight_bytes += v->nbytes();
   const size_t steps = exe.num_kernels();
   std::vector<double> run_ms;
+  // With several streams the last step in execution order need not end last.
   for (const StepTimes& r : runs)
-    if (!r.steps.empty()) run_ms.push_back((r.steps.back().end_ns - r.steps.front().start_ns) / 1e6);
+    if (!r.steps.empty()) {
+      int64_t b = r.steps.front().start_ns, e = r.steps.front().end_ns;
+      for (const StepSpan& sp : r.steps) b = std::min(b, sp.start_ns), e = std::max(e, sp.end_ns);
+      run_ms.push_back((e - b) / 1e6);
+    }
   if (!run_ms.empty()) {
     p.run_median_ms = median_of(run_ms);
     p.run_mean_ms = std::accumulate(run_ms.begin(), run_ms.end(), 0.0) / run_ms.size();
@@ -157,6 +162,7 @@ Profile make_profile(const Executable& exe, std::vector<StepTimes> runs, double 
     np.op_type = n.op_type();
     np.domain = n.domain();
     np.kernel = exe.step_kernel(i);
+    np.stream = exe.step_stream(i);
     std::vector<double> us;
     for (const StepTimes& r : runs)
       if (i < r.steps.size()) us.push_back((r.steps[i].end_ns - r.steps[i].start_ns) / 1e3);
@@ -188,6 +194,7 @@ std::string chrome_trace(const Profile& p, const std::string& process_name) {
   for (const StepTimes& r : p.runs)
     if (!r.steps.empty()) {
       t0 = r.steps.front().start_ns;
+      for (const StepSpan& sp : r.steps) t0 = std::min(t0, sp.start_ns);
       break;
     }
   for (size_t it = 0; it < p.runs.size(); ++it) {

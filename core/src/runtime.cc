@@ -1,10 +1,13 @@
 #include "ge/core/runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 
 #include "ge/core/profiler.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/stream_order.h"
+#include "stream_pool.h"
 
 namespace ge::core {
 
@@ -15,6 +18,15 @@ struct Executable::Impl {
     std::vector<Tensor> inputs, outputs;
   };
   std::vector<Step> steps;
+  std::vector<int> step_stream;  // the stream each step runs on (0 when streams run serially)
+  // Multi-stream: per stream, its nodes in graph order; step -1 = a view (no kernel).
+  struct Task {
+    int step = -1;
+    std::vector<size_t> waits, records;  // event indices
+  };
+  std::vector<std::vector<Task>> stream_tasks;
+  std::unique_ptr<detail::StreamPool> pool;
+  int streams = 1, intra_threads = 1;
   size_t aliases = 0;  // nodes executed as views of their input (no kernel)
   std::unordered_map<const Value*, Tensor> buffers;  // produced values: a view into the arena or their own buffer
   Tensor arena;  // one allocation for every value the memory stage planned (Graph::arena_bytes)
@@ -43,6 +55,17 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   Backend& backend = env.backend(opts.backend);
   backend.set_threads(opts.threads);
   const Graph& g = *graph_;
+  // A multi-stream schedule is checked before anything runs (ge::Error naming the bad edge or
+  // event). The thread budget is split: S streams × (threads / S) intra-op threads each; with
+  // fewer threads than streams the nodes run serially in graph order (a linear extension of the
+  // schedule's order) with every thread inside the kernels.
+  std::unique_ptr<StreamOrder> sorder;
+  if (is_multi_stream(g) || g.schedule.pipeline_stages > 1) sorder = std::make_unique<StreamOrder>(g);
+  if (is_multi_stream(g)) {
+    const int threads = std::max(1, opts.threads);
+    if (threads >= g.schedule.streams && !opts.serialize_streams) impl_->streams = g.schedule.streams;
+  }
+  impl_->intra_threads = std::max(1, opts.threads / impl_->streams);
   std::unordered_map<const Value*, size_t> input_index;
   for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
   impl_->input_uses.resize(g.inputs().size());
@@ -71,18 +94,23 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
 
   // With an arena plan the nodes run in the graph's order (the order the plan's lifetimes were
   // computed for); without one, in a topological order.
-  std::vector<Node*> order = g.arena_bytes > 0 ? g.nodes() : g.topological_order();
+  // A multi-stream schedule always runs in graph order (StreamOrder checked it).
+  std::vector<Node*> order = g.arena_bytes > 0 || sorder ? g.nodes() : g.topological_order();
+  std::unordered_map<const Node*, int> node_step;  // -1: view
   for (Node* n : order) {
     if (is_view(*n, g, env)) {
       // The memory plan placed the output on the input's bytes: the node is a view, no kernel.
       tensor_for(n->output(0));
       ++impl_->aliases;
+      node_step[n] = -1;
       continue;
     }
+    node_step[n] = static_cast<int>(impl_->steps.size());
+    impl_->step_stream.push_back(impl_->streams > 1 ? n->stream : 0);
     const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
     if (!kd)
       throw Error(n->describe() + ": no kernel for op type " + n->op_type() + " (backends searched: " + opts.backend + ")");
-    KernelBuildContext ctx{*n, g.opset(n->domain()), opts.threads};
+    KernelBuildContext ctx{*n, g.opset(n->domain()), impl_->intra_threads};
     Impl::Step s{n, kd->factory(ctx), {}, {}};
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       const Value* v = n->input(i);
@@ -92,6 +120,34 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
     for (const Value* o : n->outputs()) s.outputs.push_back(tensor_for(o));
     impl_->steps.push_back(std::move(s));
   }
+  if (impl_->streams > 1) build_streams(backend);
+}
+
+void Executable::build_streams(Backend& backend) {
+  const Graph& g = *graph_;
+  Impl& im = *impl_;
+  im.stream_tasks.assign(static_cast<size_t>(im.streams), {});
+  std::unordered_map<const Node*, std::pair<int, size_t>> where;  // stream, task index
+  std::unordered_map<const Node*, int> step_of;
+  for (size_t k = 0; k < im.steps.size(); ++k) step_of[im.steps[k].node] = static_cast<int>(k);
+  for (const Node* n : g.nodes()) {
+    auto it = step_of.find(n);
+    Impl::Task t;
+    t.step = it == step_of.end() ? -1 : it->second;
+    where[n] = {n->stream, im.stream_tasks[n->stream].size()};
+    im.stream_tasks[n->stream].push_back(std::move(t));
+  }
+  const std::vector<StreamEvent>& ev = g.schedule.events;
+  for (size_t e = 0; e < ev.size(); ++e) {
+    auto [rs, ri] = where.at(g.find_node(ev[e].record_after));
+    auto [ws, wi] = where.at(g.find_node(ev[e].wait_before));
+    im.stream_tasks[rs][ri].records.push_back(e);
+    im.stream_tasks[ws][wi].waits.push_back(e);
+  }
+  const int intra = im.intra_threads;
+  // Each worker's OpenMP thread count is its share (omp_set_num_threads is per thread), so
+  // kernels that size their parallel regions from it do not oversubscribe the budget.
+  im.pool = std::make_unique<detail::StreamPool>(im.streams, ev.size(), [&backend, intra](int) { backend.set_threads(intra); });
 }
 
 Executable::~Executable() = default;
@@ -110,15 +166,13 @@ std::optional<Tensor> Executable::value(const std::string& name) const {
 
 const Node& Executable::step_node(size_t i) const { return *impl_->steps.at(i).node; }
 std::string Executable::step_kernel(size_t i) const { return impl_->steps.at(i).kernel->impl_name(); }
+int Executable::step_stream(size_t i) const { return impl_->step_stream.at(i); }
+int Executable::streams() const { return impl_->streams; }
+int Executable::intra_op_threads() const { return impl_->intra_threads; }
 
 std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs) { return run(inputs, RunOptions{}); }
 
-std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs, const RunOptions& ro) {
-  StepTimes* prof = ro.profile;
-  if (prof) prof->steps.assign(impl_->steps.size(), StepSpan{});
-  auto now_ns = [] {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  };
+void Executable::bind_inputs(const std::vector<Tensor>& inputs) {
   const Graph& g = *graph_;
   if (inputs.size() != g.inputs().size())
     throw Error("model expects " + std::to_string(g.inputs().size()) + " inputs, got " + std::to_string(inputs.size()));
@@ -130,17 +184,10 @@ std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs, const Run
     for (auto [step, slot] : impl_->input_uses[i])
       impl_->steps[step].inputs[slot].set_data(const_cast<void*>(inputs[i].data()));
   }
-  for (size_t k = 0; k < impl_->steps.size(); ++k) {
-    auto& s = impl_->steps[k];
-    KernelIO io{s.inputs, s.outputs};
-    if (prof) prof->steps[k].start_ns = now_ns();
-    try {
-      s.kernel->run(io);
-    } catch (const Error& e) {
-      throw Error(s.node->describe() + ": " + e.what());
-    }
-    if (prof) prof->steps[k].end_ns = now_ns();
-  }
+}
+
+std::vector<Tensor> Executable::collect_outputs(const std::vector<Tensor>& inputs) const {
+  const Graph& g = *graph_;
   std::vector<Tensor> out;
   for (const Value* v : g.outputs()) {
     if (v->is_constant()) out.push_back(v->data->clone());
@@ -152,6 +199,53 @@ std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs, const Run
     }
   }
   return out;
+}
+
+void Executable::run_step(size_t k, StepTimes* prof) {
+  auto now_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  auto& s = impl_->steps[k];
+  KernelIO io{s.inputs, s.outputs};
+  if (prof) prof->steps[k].start_ns = now_ns();
+  try {
+    s.kernel->run(io);
+  } catch (const Error& e) {
+    throw Error(s.node->describe() + ": " + e.what());
+  }
+  if (prof) prof->steps[k].end_ns = now_ns();
+}
+
+int Executable::num_stages() const { return graph_->schedule.pipeline_stages; }
+
+void Executable::run_stage(int stage) {
+  if (stage < 0 || stage >= num_stages())
+    throw Error("pipeline stage " + std::to_string(stage) + " outside 0.." + std::to_string(num_stages() - 1));
+  // Stages are contiguous in graph order (StreamOrder checks it when the plan is made and loaded).
+  for (size_t k = 0; k < impl_->steps.size(); ++k)
+    if (impl_->steps[k].node->pipeline_stage == stage) run_step(k, nullptr);
+}
+
+std::vector<Tensor> Executable::run(const std::vector<Tensor>& inputs, const RunOptions& ro) {
+  StepTimes* prof = ro.profile;
+  if (prof) prof->steps.assign(impl_->steps.size(), StepSpan{});
+  bind_inputs(inputs);
+  if (impl_->pool) {
+    detail::StreamPool& pool = *impl_->pool;
+    const std::function<void(int)> body = [&](int stream) {
+      for (const Impl::Task& t : impl_->stream_tasks[stream]) {
+        for (size_t e : t.waits)
+          if (!pool.wait(e)) return;  // another stream failed
+        if (pool.aborted()) return;
+        if (t.step >= 0) run_step(static_cast<size_t>(t.step), prof);
+        for (size_t e : t.records) pool.record(e);
+      }
+    };
+    pool.run(body);
+  } else {
+    for (size_t k = 0; k < impl_->steps.size(); ++k) run_step(k, prof);
+  }
+  return collect_outputs(inputs);
 }
 
 }  // namespace ge::core

@@ -8,10 +8,10 @@
 
 namespace ge::memory {
 
-uint64_t best_fit_offset(const std::vector<PlacedBuffer>& placed, uint64_t size, int first, int last) {
+uint64_t best_fit_offset(const MemoryProblem& p, const std::vector<PlacedBuffer>& placed, uint64_t size, int i) {
   std::vector<const PlacedBuffer*> live;
   for (const PlacedBuffer& b : placed)
-    if (b.first <= last && first <= b.last) live.push_back(&b);
+    if (buffers_conflict(p, b.index, i)) live.push_back(&b);
   std::sort(live.begin(), live.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
   uint64_t prev_end = 0, best = std::numeric_limits<uint64_t>::max(), best_gap = best;
   for (const PlacedBuffer* b : live) {
@@ -33,9 +33,9 @@ ArenaPlan place_in_order(const MemoryProblem& p, const std::vector<int>& order, 
   for (int i : order) {
     const BufferRequest& r = p.buffers[i];
     uint64_t size = align_up(r.bytes, p.alignment);
-    uint64_t off = best_fit_offset(placed, size, r.first_step, r.last_step);
+    uint64_t off = best_fit_offset(p, placed, size, i);
     plan.offsets[i] = off;
-    placed.push_back({off, size, r.first_step, r.last_step});
+    placed.push_back({off, size, i});
     plan.arena_bytes = std::max(plan.arena_bytes, off + size);
   }
   return plan;

@@ -64,10 +64,24 @@ class Grouping {
   std::vector<BufferGroup> groups_;
 };
 
+/// Every node touching the group (its members' producers and readers) is `n` or happens-before
+/// it, so n's write cannot race with another stream still reading the bytes.
+bool dies_at(const BufferGroup& grp, const Node& n, const StreamOrder* order) {
+  if (!order) return true;
+  const int at = order->index(&n);
+  auto done = [&](const Node* x) { return x == &n || order->before(order->index(x), at); };
+  for (const GroupMember& m : grp.members) {
+    if (!done(m.value->producer())) return false;
+    for (const Use& u : m.value->uses())
+      if (!done(u.node)) return false;
+  }
+  return true;
+}
+
 /// In-place: the op reads each element of a same-shaped input before writing that element of
 /// the output (registry pattern elementwise/broadcast), and nothing reads the input's bytes
 /// after this step (the whole group dies here, no other input of the node shares it).
-void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset) {
+void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset, const StreamOrder* order) {
   const OpDef* def = ops.find(n.domain(), n.op_type(), opset);
   if (!def || (def->pattern != OpPattern::Elementwise && def->pattern != OpPattern::Broadcast)) return;
   Value* out = n.output(0);
@@ -76,6 +90,7 @@ void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset) {
     if (!G.has(in) || in->dtype != out->dtype || in->shape != out->shape) continue;
     BufferGroup& gi = G.group_of(in);
     if (gi.last_step != G.step(&n) || G.offset_in_group(in) != 0 || gi.bytes != out->nbytes()) continue;
+    if (!dies_at(gi, n, order)) continue;
     bool shared = false;
     for (Value* other : n.inputs())
       shared |= other && other != in && G.has(other) && G.gid(other) == G.gid(in);
@@ -105,6 +120,7 @@ void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<cons
     BufferGroup& gi = G.group_of(in);
     if (G.offset_in_group(in) != 0 || gi.bytes != in->nbytes() || gi.last_step != G.step(&n)) continue;
     if (G.gid(in) == G.gid(out) || opts.concat_excluded.count(in)) continue;
+    if (!dies_at(gi, n, opts.order)) continue;
     // Another input sharing these bytes (a view of this one) must stay readable where it is.
     bool shared = false;
     for (Value* other : n.inputs()) shared |= other && other != in && G.has(other) && G.gid(other) == G.gid(in);
@@ -130,9 +146,47 @@ std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& 
     else if (opts.concat && n->domain().empty() && n->op_type() == "Concat")
       try_concat(G, *n, opts, concat_inputs);
     else if (opts.inplace && n->num_inputs() > 0)
-      try_inplace(G, *n, ops, g.opset(n->domain()));
+      try_inplace(G, *n, ops, g.opset(n->domain()), opts.order);
   }
   return G.take();
+}
+
+std::vector<std::vector<int>> group_conflicts(const std::vector<BufferGroup>& groups, const StreamOrder& order) {
+  const int S = order.num_streams();
+  const size_t G = groups.size();
+  // Per group: the last position touched on each stream (-1: none) and the writers' indices.
+  std::vector<int> last_touch(G * S, -1);
+  std::vector<std::vector<int>> writers(G);
+  for (size_t g = 0; g < G; ++g) {
+    auto touch = [&](const Node* x) {
+      int i = order.index(x);
+      int& t = last_touch[g * S + order.stream(i)];
+      t = std::max(t, order.position(i));
+    };
+    for (const GroupMember& m : groups[g].members) {
+      touch(m.value->producer());
+      writers[g].push_back(order.index(m.value->producer()));
+      for (const Use& u : m.value->uses()) touch(u.node);
+    }
+  }
+  // a before b: every writer of b has, on every stream, a clock at or past a's last touch.
+  auto before = [&](size_t a, size_t b) {
+    for (int w : writers[b]) {
+      const int* c = order.clock(w);
+      for (int s = 0; s < S; ++s)
+        if (c[s] < last_touch[a * S + s]) return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<int>> out(G);
+  for (size_t a = 0; a < G; ++a)
+    for (size_t b = a + 1; b < G; ++b)
+      if (!before(a, b) && !before(b, a)) {
+        out[a].push_back(static_cast<int>(b));
+        out[b].push_back(static_cast<int>(a));
+      }
+  for (auto& c : out) std::sort(c.begin(), c.end());
+  return out;
 }
 
 uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,

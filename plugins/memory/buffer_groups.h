@@ -14,6 +14,7 @@
 
 #include "ge/sdk/ir.h"
 #include "ge/sdk/op_registry.h"
+#include "ge/sdk/stream_order.h"
 
 namespace ge::memory {
 
@@ -23,6 +24,9 @@ struct AliasOptions {
   bool concat = true;   ///< level "aggressive"
   /// Concat inputs not to write in place (the pass drops those whose longer reservation costs).
   std::set<const Value*> concat_excluded;
+  /// Several streams: an input dies at a node only when every other access to its group
+  /// happens-before that node (not merely comes earlier in graph order).
+  const StreamOrder* order = nullptr;
 };
 
 struct GroupMember {
@@ -43,6 +47,11 @@ bool is_planned(const Value* v);
 /// `concat_inputs` receives the Concat inputs written in place.
 std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
                                       const AliasOptions& opts, std::vector<const Value*>* concat_inputs = nullptr);
+
+/// MemoryProblem::conflicts of `groups` under a multi-stream order: groups a and b conflict
+/// unless every node touching a (writing or reading a member) happens-before every node
+/// writing b, or the other way round.
+std::vector<std::vector<int>> group_conflicts(const std::vector<BufferGroup>& groups, const StreamOrder& order);
 
 /// Max over steps of the bytes live (each group counting the union of its live members'
 /// ranges, rounded up to `alignment`): no planner of these groups can do better.

@@ -6,6 +6,14 @@
 // It runs from O0 up: the runtime's arena exists only when this pass ran, and planning changes
 // no numerics. The node order is the execution order (the runtime runs g.nodes() in that order
 // once an arena is planned); a graph whose order is not topological is sorted first.
+//
+// Several streams (Graph::schedule.streams > 1): lifetimes follow the schedule. A tensor lives
+// from its producer's start until its last consumer on any stream has finished, ordered by
+// stream order and events (ge::StreamOrder); the problem carries the resulting conflict
+// relation (MemoryProblem::conflicts) and in-place / Concat-in-place merges require every other
+// access to happen-before the node. Pipelined execution gives each in-flight request its own
+// arena, so pipeline stages need nothing here.
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -44,8 +52,9 @@ uint64_t sum_aligned(const std::vector<BufferGroup>& groups, uint64_t alignment)
 }
 
 ArenaPlan plan_groups(const MemoryPlanner& planner, const std::vector<BufferGroup>& groups,
-                      const std::vector<Node*>& order, const std::string& level) {
+                      const std::vector<Node*>& order, const std::string& level, const StreamOrder* streams) {
   MemoryProblem problem;
+  if (streams) problem.conflicts = group_conflicts(groups, *streams);
   problem.num_steps = static_cast<int>(order.size());
   problem.level = level;
   for (const BufferGroup& grp : groups)
@@ -54,6 +63,17 @@ ArenaPlan plan_groups(const MemoryPlanner& planner, const std::vector<BufferGrou
   if (plan.offsets.size() != groups.size())
     throw Error("memory planner \"" + planner.name() + "\" returned " + std::to_string(plan.offsets.size()) +
                 " offsets for " + std::to_string(groups.size()) + " buffers");
+  // MemoryProblem::conflicts is newer than the interface: a planner built before it would plan
+  // by intervals alone, which is unsafe under several streams. Refuse such a plan.
+  if (streams)
+    for (size_t a = 0; a < groups.size(); ++a)
+      for (int b : problem.conflicts[a]) {
+        const uint64_t a0 = plan.offsets[a], a1 = a0 + groups[a].bytes, b0 = plan.offsets[b], b1 = b0 + groups[b].bytes;
+        if (static_cast<size_t>(b) > a && a0 < b1 && b0 < a1)
+          throw Error("memory planner \"" + planner.name() + "\" put '" + problem.buffers[a].name + "' and '" +
+                      problem.buffers[b].name + "' on shared bytes although streams may run them concurrently " +
+                      "(MemoryProblem::conflicts)");
+      }
   return plan;
 }
 
@@ -77,13 +97,22 @@ class PlanMemory final : public Pass {
       for (const std::string& n : ctx.memory_planners()) known += (known.empty() ? "" : ", ") + n;
       throw Error("memory.planner \"" + planner_name + "\" is not registered (known: " + known + ")");
     }
-    if (!is_topological(g.nodes())) g.sort_topologically();
+    // A multi-stream schedule fixes the order (the schedule stage issued it); one stream may be
+    // re-sorted.
+    std::unique_ptr<StreamOrder> streams;
+    if (!is_multi_stream(g) && !is_topological(g.nodes())) g.sort_topologically();
+    // Pipelined graphs run stage by stage, each in-flight request in its own arena: StreamOrder
+    // checks that stages are contiguous in graph order, the order planned here.
+    if (is_multi_stream(g) || g.schedule.pipeline_stages > 1) {
+      auto order = std::make_unique<StreamOrder>(g);  // validates the schedule
+      if (is_multi_stream(g)) streams = std::move(order);
+    }
     const std::vector<Node*> order = g.nodes();
 
-    AliasOptions opts{level != "none", level == "aggressive", level == "aggressive", {}};
+    AliasOptions opts{level != "none", level == "aggressive", level == "aggressive", {}, streams.get()};
     std::vector<const Value*> in_place;
     std::vector<BufferGroup> groups = build_groups(g, order, ctx.ops(), opts, &in_place);
-    ArenaPlan plan = plan_groups(*planner, groups, order, level);
+    ArenaPlan plan = plan_groups(*planner, groups, order, level, streams.get());
     // A Concat input written in place reserves the whole output from the input's definition
     // on; where an early input (a short branch) makes that cost more than its copy saves, copy
     // it instead: drop inputs one at a time and keep each drop that shrinks the arena.
@@ -92,7 +121,7 @@ class PlanMemory final : public Pass {
         AliasOptions trial = opts;
         trial.concat_excluded.insert(v);
         std::vector<BufferGroup> tg = build_groups(g, order, ctx.ops(), trial);
-        ArenaPlan tp = plan_groups(*planner, tg, order, level);
+        ArenaPlan tp = plan_groups(*planner, tg, order, level, streams.get());
         if (tp.arena_bytes < plan.arena_bytes) opts = trial, groups = std::move(tg), plan = std::move(tp);
       }
     const uint64_t alignment = MemoryProblem{}.alignment;

@@ -18,17 +18,18 @@ std::shared_ptr<MemoryPlanner> make_auto_planner();
 
 inline uint64_t align_up(uint64_t x, uint64_t a) { return a <= 1 ? x : (x + a - 1) / a * a; }
 
-/// A buffer already given an offset: [offset, offset + size) over steps [first, last].
+/// A buffer already given an offset: [offset, offset + size), buffer `index` of the problem.
 struct PlacedBuffer {
   uint64_t offset, size;
-  int first, last;
+  int index;
 };
 
 /// Best fit (Pisarchyk & Lee 2020, arXiv:2001.03288 §4.3): among the gaps between placed
-/// buffers whose lifetimes intersect [first, last], the smallest one that holds `size`; when
-/// none does, just above the highest of them. `size` and all offsets are multiples of the
+/// buffers that conflict with buffer `i` (buffers_conflict: intersecting lifetimes, or the
+/// problem's explicit conflicts under several streams), the smallest one that holds `size`;
+/// when none does, just above the highest of them. `size` and all offsets are multiples of the
 /// alignment, so the result is too.
-uint64_t best_fit_offset(const std::vector<PlacedBuffer>& placed, uint64_t size, int first, int last);
+uint64_t best_fit_offset(const MemoryProblem& p, const std::vector<PlacedBuffer>& placed, uint64_t size, int i);
 
 /// Places the problem's buffers one by one in `order` with best fit; returns the plan.
 ArenaPlan place_in_order(const MemoryProblem& p, const std::vector<int>& order, const std::string& name);

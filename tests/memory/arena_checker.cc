@@ -15,6 +15,54 @@ struct Life {
   const Value* v;
   int def, last;
   uint64_t begin, end;  // bytes
+  std::vector<int> touches;  // steps of the producer and every reader
+};
+
+/// Happens-before as the runtime enforces it: stream order (each stream's nodes in graph
+/// order) and events, nothing else (data edges are not edges here). reach[a][b]: a finishes
+/// before b starts. Computed by a plain depth-first search per node over those edges, unlike
+/// the vector clocks the planner uses; events naming unknown nodes are reported, not followed.
+struct HappensBefore {
+  std::vector<std::vector<bool>> reach;
+  std::string problems;
+  explicit HappensBefore(const Graph& g) {
+    std::vector<Node*> order = g.nodes();
+    const size_t N = order.size();
+    std::unordered_map<std::string, int> by_name;
+    for (size_t i = 0; i < N; ++i) by_name[order[i]->name()] = static_cast<int>(i);
+    std::vector<std::vector<int>> succ(N);
+    std::map<int, int> last_on_stream;
+    for (size_t i = 0; i < N; ++i) {
+      auto it = last_on_stream.find(order[i]->stream);
+      if (it != last_on_stream.end()) succ[it->second].push_back(static_cast<int>(i));
+      last_on_stream[order[i]->stream] = static_cast<int>(i);
+    }
+    for (const StreamEvent& e : g.schedule.events) {
+      auto r = by_name.find(e.record_after), w = by_name.find(e.wait_before);
+      if (r == by_name.end() || w == by_name.end()) {
+        problems += "event '" + e.record_after + "' -> '" + e.wait_before + "' names an unknown node\n";
+        continue;
+      }
+      succ[r->second].push_back(w->second);
+    }
+    reach.assign(N, std::vector<bool>(N, false));
+    for (size_t a = 0; a < N; ++a) {
+      std::vector<int> stack(succ[a].begin(), succ[a].end());
+      while (!stack.empty()) {
+        int x = stack.back();
+        stack.pop_back();
+        if (reach[a][x]) continue;
+        reach[a][x] = true;
+        stack.insert(stack.end(), succ[x].begin(), succ[x].end());
+      }
+    }
+  }
+  /// Every access of `a` finishes before `b` is first written.
+  bool all_before(const std::vector<int>& touches, int def) const {
+    for (int t : touches)
+      if (!reach[t][def]) return false;
+    return true;
+  }
 };
 
 bool is_view(const Node& n) {
@@ -30,9 +78,10 @@ std::vector<Life> lifetimes(const Graph& g) {
   for (const Value* v : g.values()) {
     if (v->arena_offset < 0 || !v->producer()) continue;
     int def = step.at(v->producer()), last = def;
-    for (const Use& u : v->uses()) last = std::max(last, step.at(u.node));
+    std::vector<int> touches = {def};
+    for (const Use& u : v->uses()) last = std::max(last, step.at(u.node)), touches.push_back(step.at(u.node));
     uint64_t b = static_cast<uint64_t>(v->arena_offset);
-    out.push_back({v, def, last, b, b + v->nbytes()});
+    out.push_back({v, def, last, b, b + v->nbytes(), std::move(touches)});
   }
   return out;
 }
@@ -49,9 +98,12 @@ int64_t concat_slice(const Node& n, size_t slot) {
   return off;
 }
 
-/// `a` dies at the node that defines `b`, and that node may legally write b over a's bytes.
-bool legal_handover(const Life& a, const Life& b, const Graph& g, const OpRegistry& ops) {
+/// `a` dies at the node that defines `b` (every other access of a happens-before it), and that
+/// node may legally write b over a's bytes.
+bool legal_handover(const Life& a, const Life& b, const Graph& g, const OpRegistry& ops, const HappensBefore& hb) {
   if (a.last != b.def) return false;
+  for (int t : a.touches)
+    if (t != b.def && !hb.reach[t][b.def]) return false;
   const Node& n = *b.v->producer();
   for (size_t i = 0; i < n.num_inputs(); ++i) {
     if (n.input(i) != a.v) continue;
@@ -106,14 +158,22 @@ std::string check_arena(const Graph& g, const OpRegistry& ops, ArenaCheckOptions
       if (is_view(*n) && n->input(0)->arena_offset >= 0 && n->output(0)->arena_offset >= 0 &&
           n->input(0)->nbytes() == n->output(0)->nbytes() && n->input(0)->arena_offset != n->output(0)->arena_offset)
         err << "view '" << n->output(0)->name() << "' does not share its input's bytes\n";
+  // Two values sharing bytes must be ordered: every access of one happens-before the other's
+  // producer under the schedule (for one stream: graph order, i.e. disjoint step intervals).
+  HappensBefore hb(g);
+  err << hb.problems;
   for (size_t i = 0; i < L.size(); ++i)
     for (size_t j = i + 1; j < L.size(); ++j) {
       const Life &a = L[i], &b = L[j];
-      if (a.def > b.last || b.def > a.last || a.begin >= b.end || b.begin >= a.end) continue;
-      if (same_data(a.v, b.v) || legal_handover(a, b, g, ops) || legal_handover(b, a, g, ops)) continue;
+      if (a.begin >= b.end || b.begin >= a.end) continue;
+      if (hb.all_before(a.touches, b.def) || hb.all_before(b.touches, a.def)) continue;
+      if (same_data(a.v, b.v) || legal_handover(a, b, g, ops, hb) || legal_handover(b, a, g, ops, hb)) continue;
       err << "'" << a.v->name() << "' [" << a.begin << ", " << a.end << ") steps " << a.def << ".." << a.last
-          << " overlaps '" << b.v->name() << "' [" << b.begin << ", " << b.end << ") steps " << b.def << ".." << b.last
-          << "\n";
+          << " overlaps '" << b.v->name() << "' [" << b.begin << ", " << b.end << ") steps " << b.def << ".." << b.last;
+      if (g.schedule.streams > 1)
+        err << " (written on streams " << a.v->producer()->stream << " and " << b.v->producer()->stream
+            << "; stream order and events do not separate their accesses)";
+      err << "\n";
     }
   std::string e = err.str();
   return e.empty() ? e : e + draw_arena(g, opts.columns);

@@ -2,7 +2,10 @@
 // planners (plugins/memory): it recomputes liveness from the graph in its node order and checks
 //  - every planned value lies in [0, arena_bytes) at a 64-byte-aligned offset (a Concat input
 //    written into its slice of the output is aligned relative to that output instead);
-//  - no two values live at the same step overlap in bytes, except the legal sharings: a view
+//  - no two values overlap in bytes unless one's every access (producer and readers)
+//    happens-before the other's producer — under the schedule's stream order and events
+//    (Node::stream, Graph::schedule.events; one stream = graph order), recomputed here by a
+//    depth-first search, not the planner's vector clocks — except the legal sharings: a view
 //    (Reshape/Flatten/Squeeze/Unsqueeze/Identity/Dropout) at its input's offset; an elementwise
 //    or broadcast output over a same-shaped input whose last use is that node; a Concat input
 //    dying at the Concat that sits exactly in its slice of the output (dims before the axis 1);

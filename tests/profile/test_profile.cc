@@ -2,9 +2,10 @@
 // real run of tiny_cnn, the top-K order, and the DOT / ONNX exports of gec inspect.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "ge/core/environment.h"
@@ -14,6 +15,7 @@
 #include "ge/core/pipeline.h"
 #include "ge/core/profiler.h"
 #include "ge/sdk/text_ir.h"
+#include "random_streams.h"
 
 namespace {
 
@@ -100,18 +102,19 @@ std::vector<ge::Tensor> zero_inputs(const ge::Graph& g) {
   return in;
 }
 
-TEST(Trace, EveryNodeOncePerIterationOnOrderedNonOverlappingTracks) {
-  Compiled c = compile_tiny_cnn();
-  auto inputs = zero_inputs(c.exe->graph());
-  const int iters = 4;
+/// The trace of `iters` profiled runs: every node once per iteration, on the track of the
+/// stream it ran on, every track named, spans on one track ordered and never overlapping.
+void check_trace(ge::core::Executable& exe, int iters, size_t want_tracks) {
+  auto inputs = zero_inputs(exe.graph());
   std::vector<ge::core::StepTimes> runs(iters);
-  for (auto& r : runs) c.exe->run(inputs, ge::core::RunOptions{&r});
-  ge::core::Profile p = ge::core::make_profile(*c.exe, runs, 100.0, "test");
-  ASSERT_EQ(p.nodes.size(), c.exe->num_kernels());
+  for (auto& r : runs) exe.run(inputs, ge::core::RunOptions{&r});
+  ge::core::Profile p = ge::core::make_profile(exe, runs, 100.0, "test");
+  ASSERT_EQ(p.nodes.size(), exe.num_kernels());
   nlohmann::json doc = nlohmann::json::parse(ge::core::chrome_trace(p, "test"));  // throws if invalid
   ASSERT_TRUE(doc["traceEvents"].is_array());
 
   std::map<std::string, int> count;
+  std::map<std::string, int> tid_of;
   std::map<int, std::vector<std::pair<double, double>>> spans;  // tid → (ts, end)
   std::set<int> named_tracks;
   for (auto& e : doc["traceEvents"]) {
@@ -124,19 +127,42 @@ TEST(Trace, EveryNodeOncePerIterationOnOrderedNonOverlappingTracks) {
     EXPECT_GE(e["dur"].get<double>(), 0);
     EXPECT_TRUE(e["args"].contains("op_type") && e["args"].contains("kernel") && e["args"].contains("flops"));
     count[e["name"].get<std::string>()]++;
+    tid_of[e["name"].get<std::string>()] = e["tid"].get<int>();
     double ts = e["ts"].get<double>();
     spans[e["tid"].get<int>()].push_back({ts, ts + e["dur"].get<double>()});
   }
-  for (const auto& n : p.nodes) EXPECT_EQ(count[n.name], iters) << n.name;
+  for (const auto& n : p.nodes) {
+    EXPECT_EQ(count[n.name], iters) << n.name;
+    EXPECT_EQ(tid_of[n.name], n.stream + 1) << n.name;
+  }
   EXPECT_EQ(count.size(), p.nodes.size());
-  ASSERT_EQ(spans.size(), 1u);  // one stream today: one track
+  ASSERT_EQ(spans.size(), want_tracks);
   for (auto& [tid, v] : spans) {
     EXPECT_TRUE(named_tracks.count(tid)) << "track " << tid << " has no thread_name";
-    for (size_t i = 1; i < v.size(); ++i) {
-      EXPECT_LE(v[i - 1].first, v[i].first) << "ts not monotone at event " << i;
-      EXPECT_LE(v[i - 1].second, v[i].first + 1e-9) << "overlapping spans at event " << i;
-    }
+    std::sort(v.begin(), v.end());
+    for (size_t i = 1; i < v.size(); ++i)
+      EXPECT_LE(v[i - 1].second, v[i].first + 1e-9) << "overlapping spans on track " << tid << " at event " << i;
   }
+}
+
+TEST(Trace, EveryNodeOncePerIterationOnOrderedNonOverlappingTracks) {
+  Compiled c = compile_tiny_cnn();
+  check_trace(*c.exe, 4, 1);  // one stream: one track
+}
+
+// Two streams (a random assignment, re-planned): two tracks, each stream's spans in sequence.
+TEST(Trace, OneTrackPerStream) {
+  Compiled c = compile_tiny_cnn();
+  ge::test::assign_random_streams(*c.graph, 2, 3);
+  ge::core::CompileOptions o;
+  o.opt_level = ge::OptLevel::O0;
+  o.only = std::vector<std::string>{"plan_memory"};
+  o.fail_on_pass_error = true;
+  ge::core::compile_graph(*c.graph, *c.env, o);
+  ge::core::Executable exe(c.graph, *c.env, ge::core::ExecOptions{"cpu", 2});
+  ASSERT_EQ(exe.streams(), 2);
+  EXPECT_EQ(exe.intra_op_threads(), 1);
+  check_trace(exe, 4, 2);
 }
 
 TEST(Profile, TopKIsSortedAndSharesSumToOne) {

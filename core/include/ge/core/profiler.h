@@ -51,7 +51,7 @@ double nominal_peak_gflops(int cores, std::string* how = nullptr);
 struct NodeProfile {
   size_t step = 0;  ///< execution order
   std::string name, op_type, domain, kernel;
-  int stream = 0;   ///< one stream today
+  int stream = 0;   ///< the stream the step ran on (Executable::step_stream)
   double mean_us = 0, median_us = 0;
   double share = 0;  ///< of the sum of per-node medians
   double flops = 0, gflops = 0;  ///< achieved GFLOP/s = flops / median
@@ -63,7 +63,7 @@ struct Profile {
   std::vector<NodeProfile> nodes;  ///< execution order
   std::vector<StepTimes> runs;     ///< the raw spans, one per iteration
   int iterations = 0;
-  double run_median_ms = 0, run_mean_ms = 0, run_min_ms = 0;  ///< whole runs (first step start → last step end)
+  double run_median_ms = 0, run_mean_ms = 0, run_min_ms = 0;  ///< whole runs (earliest step start → latest step end)
   double nodes_total_us = 0;  ///< sum of per-node medians
   double total_flops = 0;
   double peak_gflops = 0;

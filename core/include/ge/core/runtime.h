@@ -20,11 +20,24 @@ struct RunOptions {
 
 struct ExecOptions {
   std::string backend = "cpu";
-  int threads = 1;  ///< intra-op threads given to the backend
+  /// The thread budget. With a multi-stream schedule (Graph::schedule.streams = S > 1) and
+  /// threads ≥ S, each stream runs on its own worker thread and kernels get threads / S
+  /// intra-op threads each (2 streams × 1 thread at threads = 2); with threads < S the nodes
+  /// run serially in graph order with all threads inside the kernels. The total never exceeds it.
+  int threads = 1;
+  /// Run a multi-stream schedule serially in graph order anyway (a baseline for comparisons).
+  bool serialize_streams = false;
 };
 
 /// A graph bound to kernels and buffers. Kernels are built once (they precompute primitives and
 /// reorder constant weights); run() only executes. One Executable runs one inference at a time.
+///
+/// Streams: with a multi-stream schedule the constructor validates it (ge::StreamOrder: streams
+/// in range, events naming nodes, no event waiting for a later-issued node, every cross-stream
+/// data edge implied by events; ge::Error naming the edge otherwise) and starts one persistent
+/// worker per stream. run() wakes them; each runs its stream's nodes in graph order, waiting
+/// for the events before a node and recording those after it. An error on any stream stops the
+/// others (no deadlock) and run() throws it, naming the node.
 class Executable {
  public:
   /// Builds every node's kernel; throws ge::Error naming the op type, the node and the backend
@@ -37,9 +50,24 @@ class Executable {
   /// shape (ge::Error naming the input otherwise). Returns the outputs in graph().outputs() order.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
   std::vector<Tensor> run(const std::vector<Tensor>& inputs, const RunOptions& ro);
+  /// Pipelined execution (core::RequestPipeline), one request at a time per Executable:
+  /// bind_inputs checks and binds a request's inputs (the caller keeps them alive until
+  /// collect_outputs), run_stage(k) runs the steps of pipeline stage k (Node::pipeline_stage;
+  /// stages are contiguous in graph order) serially on the calling thread, and collect_outputs
+  /// copies the outputs out. run() is bind_inputs + every step + collect_outputs.
+  void bind_inputs(const std::vector<Tensor>& inputs);
+  void run_stage(int stage);
+  std::vector<Tensor> collect_outputs(const std::vector<Tensor>& inputs) const;
+  /// Graph::schedule.pipeline_stages (1 when the graph is not pipelined).
+  int num_stages() const;
   /// Node of step i (execution order) and its kernel's impl_name(); the profiler names spans so.
   const Node& step_node(size_t i) const;
   std::string step_kernel(size_t i) const;
+  /// Stream step i ran on (0 when the schedule has one stream or runs serially).
+  int step_stream(size_t i) const;
+  /// Streams run concurrently (1 when serial) and each one's intra-op threads.
+  int streams() const;
+  int intra_op_threads() const;
   /// Steps that run a kernel.
   size_t num_kernels() const;
   /// Nodes executed as views of their input (their output shares the input's planned bytes and
@@ -55,6 +83,8 @@ class Executable {
 
  private:
   struct Impl;
+  void build_streams(Backend& backend);
+  void run_step(size_t k, StepTimes* prof);
   std::shared_ptr<const Graph> graph_;
   std::unique_ptr<Impl> impl_;
 };

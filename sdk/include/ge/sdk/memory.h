@@ -41,7 +41,33 @@ struct MemoryProblem {
   /// (output buffer, input buffer): the output may occupy the input's bytes because the input's
   /// last read is the step that writes the output and the op reads each element before writing it.
   std::vector<std::pair<int, int>> inplace_candidates;
+  /// Multi-stream schedules (Graph::schedule.streams > 1): steps (graph order) no longer order
+  /// the buffers, because streams run concurrently. A tensor lives from its producer's start
+  /// until its last consumer on any stream has finished, and two buffers may share bytes only
+  /// when every access of one happens-before the first write of the other in the order that
+  /// stream order and events give (ge/sdk/stream_order.h). `conflicts[i]` then lists, sorted
+  /// ascending, every buffer that must not share bytes with buffer i (the relation is
+  /// symmetric); the [first_step, last_step] intervals remain as graph-order hints for the
+  /// planners' orderings only. Empty (one stream): intersecting intervals conflict.
+  std::vector<std::vector<int>> conflicts;
 };
+
+/// Whether buffers a and b of `p` may not share bytes: `conflicts` when given, else their
+/// [first_step, last_step] intervals intersect.
+inline bool buffers_conflict(const MemoryProblem& p, int a, int b) {
+  if (!p.conflicts.empty()) {
+    const std::vector<int>& c = p.conflicts[static_cast<size_t>(a)];
+    size_t lo = 0, hi = c.size();
+    while (lo < hi) {  // binary search (no <algorithm> in this header)
+      size_t mid = (lo + hi) / 2;
+      if (c[mid] < b) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < c.size() && c[lo] == b;
+  }
+  const BufferRequest &x = p.buffers[static_cast<size_t>(a)], &y = p.buffers[static_cast<size_t>(b)];
+  return x.first_step <= y.last_step && y.first_step <= x.last_step;
+}
 
 struct ArenaPlan {
   std::string planner;
@@ -53,9 +79,10 @@ class MemoryPlanner {
  public:
   virtual ~MemoryPlanner() = default;
   virtual std::string name() const = 0;  ///< "naive", "greedy_by_size", ...
-  /// Offsets such that no two buffers whose [first_step, last_step] intervals intersect overlap
-  /// in [offset, offset + bytes), except in-place pairs the planner chose to share. Offsets are
-  /// multiples of problem.alignment.
+  /// Offsets such that no two conflicting buffers (buffers_conflict: intersecting
+  /// [first_step, last_step] intervals, or MemoryProblem::conflicts under several streams)
+  /// overlap in [offset, offset + bytes), except in-place pairs the planner chose to share.
+  /// Offsets are multiples of problem.alignment.
   virtual ArenaPlan plan(const MemoryProblem& problem) const = 0;
 };
 
