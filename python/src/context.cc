@@ -62,7 +62,8 @@ PyGraph run_pipeline(const PyGraph& in, const std::string& manifest, const std::
     out.result = ge::core::compile_graph(*g, *out.env, opts);
   }
   out.graph = std::move(g);
-  out.compiled_for = stages ? in.compiled_for : opts.backend;
+  // Only a full compilation yields a graph ready to serialize (memory planned after the last rewrite).
+  out.compiled_for = stages ? "" : opts.backend;
   return out;
 }
 
