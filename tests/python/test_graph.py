@@ -97,6 +97,28 @@ class GraphTest(unittest.TestCase):
         x = np.random.default_rng(5).standard_normal((1, 3, 10, 10)).astype(np.float32)
         np.testing.assert_array_equal(run_graph(g, x)[0], run_graph(back, x)[0])
 
+    def test_executors_run_in_threads(self):
+        # One Executor per thread; run() releases the GIL, so both run at once on their own inputs.
+        import threading
+        rng = np.random.default_rng(7)
+        g, p = conv_bn_relu_graph(rng)
+        plan = ge.generate_plan(ge.optimize(g))
+        xs = [rng.standard_normal((1, 3, 10, 10)).astype(np.float32) for _ in range(2)]
+        results = [None, None]
+
+        def work(i):
+            exe = ge.Session(threads=1).load_plan(plan)
+            for _ in range(20):
+                results[i] = exe.run(xs[i])[0]
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for i in range(2):
+            np.testing.assert_allclose(results[i], conv_bn_relu_reference(xs[i], p), rtol=1e-4, atol=1e-4)
+
     def test_failed_add_op_leaves_graph_unchanged(self):
         g = ge.Graph("g")
         g.add_tensor("x", [2, 3])

@@ -58,6 +58,14 @@ class PlanTest(unittest.TestCase):
         (y,) = ge.Session(threads=1).load_plan(plan).run(self.x)
         check_close(self, y, self.ref)
 
+    def test_input_shapes_override(self):
+        # As gec --input-shape: batch 2 flows to the output, [2, 1000].
+        g = ge.load_onnx(self.model, input_shapes={"input": [2, 3, 224, 224]})
+        self.assertEqual(g.get_tensor("output").shape, (2, 1000))
+        x2 = np.concatenate([self.x, self.x])
+        (y,) = ge.Session().load_plan(ge.generate_plan(g)).run(x2)
+        check_close(self, y[1:], self.ref)
+
     def test_profile_covers_every_node(self):
         g = ge.optimize(ge.load_onnx(self.model))
         p = ge.profile(g, iterations=3)
