@@ -44,6 +44,15 @@ def require_plugin(ge, name, why):
         sys.exit(77)
 
 
+def plain_layout(ge, **fields):
+    """An OptimizeConfig that keeps activations in NCHW ([layout] format = "NCHW") when the layout
+    plugin is loaded: its default ("auto") adds TransData nodes around Conv, and the fusion and
+    memory examples show the fusion alone (layout_conversion.py shows the blocked formats)."""
+    if "layout" in ge.plugins():
+        fields.setdefault("layout", "NCHW")
+    return ge.OptimizeConfig(**fields)
+
+
 def op_counts(graph):
     counts = {}
     for op in graph.get_operators():

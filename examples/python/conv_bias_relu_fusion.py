@@ -5,7 +5,7 @@ Run: PYTHONPATH=build/lib/python /usr/bin/python3 examples/python/conv_bias_relu
 import numpy as np
 
 import ge
-from _common import figure, gec_line, op_counts, options
+from _common import figure, gec_line, op_counts, options, plain_layout
 
 
 def build_graph():
@@ -33,8 +33,9 @@ def main():
     fused = ge.fuse_operators(g)
     print("before fusion:", op_counts(g))
     print("after fusion: ", op_counts(fused), "rules:", fused.fusions)
-    optimized = ge.optimize(g)
-    gec_line("O2", "compile", ge.OptimizeConfig().overrides())
+    config = plain_layout(ge)
+    optimized = ge.optimize(g, config)
+    gec_line("O2", "compile", config.overrides())
     figure("O2", "nodes_before", len(g))
     figure("O2", "nodes_after", len(optimized))
     for rule, n in sorted(optimized.fusions.items()):

@@ -5,7 +5,7 @@ Run: PYTHONPATH=build/lib/python /usr/bin/python3 examples/python/conv_bn_relu_f
 import numpy as np
 
 import ge
-from _common import figure, gec_line, op_counts, options
+from _common import figure, gec_line, op_counts, options, plain_layout
 
 
 def build_graph():
@@ -30,7 +30,8 @@ def main():
     if args.onnx:
         g.save_onnx(args.onnx)
     print("before:", op_counts(g))
-    fused = ge.optimize(g, ge.OptimizeConfig(opt_level="O2"))
+    config = plain_layout(ge, opt_level="O2")
+    fused = ge.optimize(g, config)
     print("after: ", op_counts(fused))
     print("output y:", fused.get_tensor("y"))
     # The fused graph computes what the unfused one does (O0 runs every op as written).
@@ -39,7 +40,7 @@ def main():
     y0 = run(ge.optimize(g, ge.OptimizeConfig(opt_level="O0")))
     y2 = run(fused)
     print("max |O2 - O0| = %.3g (of max |y| %.3g)" % (np.abs(y2 - y0).max(), np.abs(y0).max()))
-    gec_line("O2", "compile", ge.OptimizeConfig(opt_level="O2").overrides())
+    gec_line("O2", "compile", config.overrides())
     figure("O2", "nodes_before", len(g))
     figure("O2", "nodes_after", len(fused))
     for rule, n in sorted(fused.fusions.items()):

@@ -14,7 +14,7 @@ Run: PYTHONPATH=build/lib/python /usr/bin/python3 examples/python/memory_estimat
 import numpy as np
 
 import ge
-from _common import figure, gec_line, options
+from _common import figure, gec_line, options, plain_layout
 
 
 def build_graph():
@@ -45,10 +45,11 @@ def main():
     gec_line("O0_basic", "compile", basic.overrides())
     figure("O0_basic", "memory.arena_bytes", est.with_reuse)
     figure("O0_basic", "memory.no_reuse_bytes", est.without_reuse)
-    optimized = ge.optimize(g)
+    config = plain_layout(ge)
+    optimized = ge.optimize(g, config)
     est2 = optimized.estimate_memory()
     print("after O2 fusion: %d bytes with reuse, %d without" % (est2.with_reuse, est2.without_reuse))
-    gec_line("O2", "compile", ge.OptimizeConfig().overrides())
+    gec_line("O2", "compile", config.overrides())
     figure("O2", "memory.arena_bytes", est2.with_reuse)
     figure("O2", "memory.no_reuse_bytes", est2.without_reuse)
     naive = g.estimate_memory(ge.OptimizeConfig(enable_memory_reuse=False, memory_optimization_level="basic"))

@@ -40,6 +40,16 @@ ge::Value* PyGraph::value(const std::string& name) const {
   return v;
 }
 
+namespace {
+/// CompileOptions::threads — the thread budget of one inference, which schedulers split between
+/// streams and their cost model simulates — arrives with the scheduler plugin (issue 6). Set it
+/// as gec does (the run's thread count) whenever the field exists, so that estimates agree.
+template <class Options>
+void set_thread_budget(Options& o, int threads) {
+  if constexpr (requires { o.threads = threads; }) o.threads = threads;
+}
+}  // namespace
+
 PyGraph run_pipeline(const PyGraph& in, const std::string& manifest, const std::vector<std::string>& overrides,
                      const std::optional<std::set<ge::Stage>>& stages) {
   PyGraph out;
@@ -48,6 +58,7 @@ PyGraph run_pipeline(const PyGraph& in, const std::string& manifest, const std::
   out.env = environment(manifest, overrides);
   ge::core::CompileOptions opts = ge::core::CompileOptions::from_manifest(out.env->manifest);
   opts.fail_on_pass_error = true;
+  set_thread_budget(opts, thread_count(*out.env, 0));
   if (stages) {
     std::vector<std::string> only;
     for (auto& [r, src] : out.env->fusion_rules)

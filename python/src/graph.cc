@@ -126,7 +126,9 @@ TensorInfoPy describe(const ge::Value& v) {
   t.is_output = v.is_graph_output();
   t.is_constant = v.is_constant();
   t.producer = v.producer() ? v.producer()->name() : "";
-  if (v.is_constant()) t.value = array_from_tensor(*v.data);
+  // Blocked constants (FRACTAL_Z weights, …) hold padded storage, not the logical shape's elements.
+  const bool plain = v.format == ge::Format::ND || v.format == ge::Format::NCHW || v.format == ge::Format::NHWC;
+  if (v.is_constant() && plain) t.value = array_from_tensor(*v.data);
   return t;
 }
 
@@ -168,7 +170,7 @@ void bind_graph(py::module_& m) {
       .def_readonly("is_output", &TensorInfoPy::is_output)
       .def_readonly("is_constant", &TensorInfoPy::is_constant, "An initializer (weights).")
       .def_readonly("producer", &TensorInfoPy::producer, "Name of the producing operator; '' for inputs and constants.")
-      .def_readonly("value", &TensorInfoPy::value, "A copy of a constant's data as an ndarray; None otherwise.")
+      .def_readonly("value", &TensorInfoPy::value, "A copy of a constant's data as an ndarray; None otherwise (and for blocked formats).")
       .def("__repr__", [](const TensorInfoPy& t) {
         std::string s;
         for (int64_t d : t.shape) s += (s.empty() ? "" : ",") + std::to_string(d);

@@ -13,6 +13,14 @@ GEC = os.environ.get("GE_GEC", "gec")
 SHARED = os.environ.get("GE_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
 
 
+def config(**fields):
+    """OptimizeConfig for tests that state an exact graph: with the layout plugin loaded (whose
+    default, [layout] format = "auto", adds TransData nodes around Conv) activations stay NCHW."""
+    if "layout" in ge.plugins():
+        fields.setdefault("layout", "NCHW")
+    return ge.OptimizeConfig(**fields)
+
+
 def shared_model(name):
     """(model path, test_data_set_0 dir) of a shared model, or skip the test."""
     path = os.path.join(SHARED, "models", name, name + ".onnx")

@@ -4,7 +4,7 @@ import unittest
 import numpy as np
 
 import ge
-from helpers import conv_bn_relu_graph, conv_bn_relu_reference, run_graph
+from helpers import config, conv_bn_relu_graph, conv_bn_relu_reference, run_graph
 
 
 def op_types(g):
@@ -33,7 +33,7 @@ class OptimizeTest(unittest.TestCase):
         rng = np.random.default_rng(1)
         g, p = conv_bn_relu_graph(rng)
         self.assertEqual(op_types(g), ["BatchNormalization", "Conv", "Relu"])
-        opt = ge.optimize(g)
+        opt = ge.optimize(g, config())
         self.assertEqual(op_types(opt), ["ge.FusedConv"])
         self.assertEqual(opt.fusions.get("conv_bn"), 1)
         self.assertEqual(len(g), 3)  # the input graph is untouched
@@ -42,12 +42,12 @@ class OptimizeTest(unittest.TestCase):
 
     def test_levels_and_disabled_patterns(self):
         g, _ = conv_bn_relu_graph(np.random.default_rng(1))
-        self.assertEqual(op_types(ge.optimize(g, ge.OptimizeConfig(opt_level="O1"))),
+        self.assertEqual(op_types(ge.optimize(g, config(opt_level="O1"))),
                          ["BatchNormalization", "Conv", "Relu"])
-        no_bn = ge.optimize(g, ge.OptimizeConfig(disabled_patterns=["conv_bn"]))
+        no_bn = ge.optimize(g, config(disabled_patterns=["conv_bn"]))
         self.assertNotIn("conv_bn", no_bn.fusions)
         self.assertIn("BatchNormalization", op_types(no_bn))
-        only_bn = ge.optimize(g, ge.OptimizeConfig(fusion_modes=["conv_bn"]))
+        only_bn = ge.optimize(g, config(fusion_modes=["conv_bn"]))
         self.assertEqual(only_bn.fusions, {"conv_bn": 1})
         self.assertEqual(op_types(only_bn), ["Conv", "Relu"])  # conv_bn folds BN into the Conv's weights
 
@@ -89,7 +89,7 @@ class OptimizeTest(unittest.TestCase):
         naive = g.estimate_memory(ge.OptimizeConfig(enable_memory_reuse=False, memory_optimization_level="basic"))
         self.assertEqual((naive.with_reuse, naive.planner), (6144, "naive"))
         # After O2, Conv+Relu -> FusedConv: two intermediates [1,4,8,8] + [1,8,8,8], live together.
-        opt = ge.optimize(g).estimate_memory()
+        opt = ge.optimize(g, config()).estimate_memory()
         self.assertEqual((opt.with_reuse, opt.without_reuse), (3072, 3072))
 
 
