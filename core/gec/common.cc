@@ -3,14 +3,15 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <cstdio>
 #include <thread>
 #include <unistd.h>
 
+#include "ge/core/inputs.h"
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/report.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
 
@@ -128,15 +129,15 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
 
 nlohmann::json make_report(const std::string& model, const Compiled& c) {
   nlohmann::json fusions = nlohmann::json::object(), passes = nlohmann::json::array();
-  for (auto& [k, v] : c.result.counters)
-    if (k.rfind("fusion.", 0) == 0) fusions[k.substr(7)] = v;
-  // The memory stage's figures: counters "memory.<figure>", names as "memory.planner.<name>".
+  for (auto& [rule, n] : ge::core::fusion_counts(c.result)) fusions[rule] = n;
+  // The memory stage's figures (ge/core/report.h; the Python module reads the same ones).
   nlohmann::json memory = nlohmann::json::object();
-  for (auto& [k, v] : c.result.counters)
-    for (const char* key : {"memory.planner.", "memory.level."})
-      if (k.rfind(key, 0) == 0) memory[std::string(key).substr(7, std::string(key).size() - 8)] = k.substr(std::string(key).size());
-  for (const char* f : {"arena_bytes", "lower_bound_bytes", "no_reuse_bytes"})
-    if (auto it = c.result.counters.find(std::string("memory.") + f); it != c.result.counters.end()) memory[f] = it->second;
+  const ge::core::MemoryFigures mf = ge::core::memory_figures(c.result);
+  if (!mf.planner.empty()) memory["planner"] = mf.planner;
+  if (!mf.level.empty()) memory["level"] = mf.level;
+  if (mf.arena_bytes) memory["arena_bytes"] = *mf.arena_bytes;
+  if (mf.lower_bound_bytes) memory["lower_bound_bytes"] = *mf.lower_bound_bytes;
+  if (mf.no_reuse_bytes) memory["no_reuse_bytes"] = *mf.no_reuse_bytes;
   // The layout pass's figures (docs/layout.md): counters "layout.<figure>".
   nlohmann::json layout = nlohmann::json::object();
   for (auto& [k, v] : c.result.counters)
@@ -188,30 +189,6 @@ std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g) 
   return out;
 }
 
-std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uni(-1.0, 1.0);
-  std::vector<ge::Tensor> out;
-  for (const ge::Value* v : g.inputs()) {
-    ge::Tensor t = ge::Tensor::allocate(v->dtype, v->shape);
-    int64_t n = t.numel();
-    switch (v->dtype) {
-      case ge::DataType::Float32: for (int64_t i = 0; i < n; ++i) t.data_as<float>()[i] = static_cast<float>(uni(rng)); break;
-      case ge::DataType::Float64: for (int64_t i = 0; i < n; ++i) t.data_as<double>()[i] = uni(rng); break;
-      case ge::DataType::Float16:
-        for (int64_t i = 0; i < n; ++i) t.data_as<uint16_t>()[i] = ge::float_to_half(static_cast<float>(uni(rng)));
-        break;
-      case ge::DataType::Int64: for (int64_t i = 0; i < n; ++i) t.data_as<int64_t>()[i] = rng() & 1; break;
-      case ge::DataType::Int32: for (int64_t i = 0; i < n; ++i) t.data_as<int32_t>()[i] = rng() & 1; break;
-      case ge::DataType::Bool: for (int64_t i = 0; i < n; ++i) t.data_as<bool>()[i] = rng() & 1; break;
-      default: {
-        auto* b = static_cast<uint8_t*>(t.data());
-        for (size_t i = 0; i < t.nbytes(); ++i) b[i] = rng() & 1;  // small non-negative values
-      }
-    }
-    out.push_back(std::move(t));
-  }
-  return out;
-}
+std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed) { return ge::core::random_inputs(g, seed); }
 
 }  // namespace gec

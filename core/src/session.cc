@@ -25,15 +25,35 @@ std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, std::share
   p->env_ = std::move(env);
   p->threads_ = std::max(1, opts.threads);
   p->contents_ = core::load_plan(path, *p->env_);
-  try {
-    p->load_passes_ = core::run_load_time_passes(*p->contents_.graph, *p->env_, p->contents_.backend, opts.load);
-  } catch (const Error& e) {
-    throw Error("plan '" + path + "': " + e.what());
-  }
-  for (const Value* v : p->contents_.graph->inputs()) p->inputs_.push_back({v->name(), v->dtype, v->shape});
-  for (const Value* v : p->contents_.graph->outputs()) p->outputs_.push_back({v->name(), v->dtype, v->shape});
+  p->finish_load(path, opts);
   p->load_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return p;
+}
+
+std::shared_ptr<LoadedPlan> LoadedPlan::load_bytes(std::shared_ptr<const std::vector<uint8_t>> bytes,
+                                                   const std::string& what,
+                                                   std::shared_ptr<const core::Environment> env,
+                                                   const PlanLoadOptions& opts) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<LoadedPlan> p(new LoadedPlan());
+  p->env_ = std::move(env);
+  p->threads_ = std::max(1, opts.threads);
+  const uint8_t* data = bytes->data();
+  const size_t size = bytes->size();
+  p->contents_ = core::parse_plan(data, size, std::const_pointer_cast<std::vector<uint8_t>>(bytes), *p->env_, what);
+  p->finish_load(what, opts);
+  p->load_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return p;
+}
+
+void LoadedPlan::finish_load(const std::string& what, const PlanLoadOptions& opts) {
+  try {
+    load_passes_ = core::run_load_time_passes(*contents_.graph, *env_, contents_.backend, opts.load);
+  } catch (const Error& e) {
+    throw Error("plan '" + what + "': " + e.what());
+  }
+  for (const Value* v : contents_.graph->inputs()) inputs_.push_back({v->name(), v->dtype, v->shape});
+  for (const Value* v : contents_.graph->outputs()) outputs_.push_back({v->name(), v->dtype, v->shape});
 }
 
 Session LoadedPlan::new_session() const {

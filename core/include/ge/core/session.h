@@ -51,6 +51,13 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   static std::shared_ptr<LoadedPlan> load(const std::string& path, std::shared_ptr<const core::Environment> env,
                                           const PlanLoadOptions& opts = {});
 
+  /// Loads a plan held in memory (e.g. just serialized by core::serialize_plan, or read by an
+  /// application from its own storage): the same checks as a file, with `what` naming the
+  /// source in messages ("plan 'what': …"). The bytes are shared, not copied; constants view them.
+  static std::shared_ptr<LoadedPlan> load_bytes(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& what,
+                                                std::shared_ptr<const core::Environment> env,
+                                                const PlanLoadOptions& opts = {});
+
   const std::vector<TensorInfo>& inputs() const { return inputs_; }
   const std::vector<TensorInfo>& outputs() const { return outputs_; }
   const Graph& graph() const { return *contents_.graph; }
@@ -67,6 +74,8 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
  private:
   friend class Session;
   LoadedPlan() = default;
+  /// Load-time passes and the input/output lists, once contents_ is set (file or bytes).
+  void finish_load(const std::string& what, const PlanLoadOptions& opts);
   std::shared_ptr<const core::Environment> env_;
   core::PlanContents contents_;
   std::vector<TensorInfo> inputs_, outputs_;
