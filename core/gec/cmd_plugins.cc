@@ -36,6 +36,7 @@ int cmd_plugins(const CommonOptions& common) {
     print_list("passes", p.passes);
     print_list("fusion", p.fusion_rules);
     print_list("planners", p.memory_planners);
+    print_list("schedulers", p.schedulers);
   }
   for (auto& e : env->manifest.plugins)
     if (!e.enabled) std::printf("%s  (disabled in the manifest: %s)\n", e.name.c_str(), e.path.c_str());

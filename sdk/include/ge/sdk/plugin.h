@@ -20,10 +20,11 @@
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
+#include "ge/sdk/schedule.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 0
+#define GE_SDK_ABI_MINOR 1
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -53,6 +54,9 @@ class Registrar {
   virtual void add_fusion_rule(std::shared_ptr<FusionRule> rule) = 0;
   /// An arena planner, chosen by name with `[memory] planner`.
   virtual void add_memory_planner(std::shared_ptr<MemoryPlanner> planner) = 0;
+  /// A scheduler, chosen by name with `[scheduler] name` or `gec --scheduler` (ABI minor 1).
+  /// Names are unique across plugins (a second one with the same name throws).
+  virtual void add_scheduler(std::shared_ptr<Scheduler> scheduler) = 0;
 };
 
 }  // namespace ge
