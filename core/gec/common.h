@@ -69,6 +69,8 @@ std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
+/// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc).
+int cmd_calibrate(const CommonOptions& common, const std::string& out_path);
 
 /// `gec profile` options (main.cc binds them).
 struct ProfileOptions {

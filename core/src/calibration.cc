@@ -60,8 +60,8 @@ MachineCeilings load_calibration(const std::string& path) {
   if (j.contains("efficiency")) {
     if (!j["efficiency"].is_object()) throw Error("calibration file '" + path + "': field 'efficiency' must be an object");
     for (auto& [k, v] : j["efficiency"].items()) {
-      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 1.5)
-        throw Error("calibration file '" + path + "': efficiency." + k + " must be a number in (0, 1.5]");
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 4)
+        throw Error("calibration file '" + path + "': efficiency." + k + " must be a number in (0, 4]");
       c.efficiency[k] = v.get<double>();
     }
   }

@@ -27,9 +27,17 @@ class AutoScheduler final : public Scheduler {
     const std::string objective = ctx.string_option("objective", "latency", {"latency", "throughput"});
     std::string best;
     double best_ms = std::numeric_limits<double>::infinity();
+    int best_streams = 0;
     std::string table;
-    for (auto& [cand_name, cand] : ctx.schedulers) {
-      if (!cand || cand_name == name()) continue;
+    // Simplest first, so that a tie keeps the simpler schedule: sequential, parallel, pipeline,
+    // then any other registered scheduler by name.
+    std::vector<std::string> names = {"sequential", "parallel", "pipeline"};
+    for (auto& [n, s] : ctx.schedulers)
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    for (const std::string& cand_name : names) {
+      auto found = ctx.schedulers.find(cand_name);
+      if (found == ctx.schedulers.end() || !found->second || cand_name == name()) continue;
+      const Scheduler* cand = found->second;
       if (objective == "latency" && cand_name == "pipeline") continue;
       std::unique_ptr<Graph> trial = g.clone();
       cand->schedule(*trial, ctx);
@@ -41,8 +49,10 @@ class AutoScheduler final : public Scheduler {
       char buf[96];
       std::snprintf(buf, sizeof buf, "%s%s %.3f ms", table.empty() ? "" : ", ", cand_name.c_str(), ms);
       table += buf;
-      // Strictly lower wins: on a tie the earlier name (alphabetical) stays.
-      if (ms < best_ms) best = cand_name, best_ms = ms;
+      // Lower wins; on a tie the schedule with fewer streams (fewer threads and events for the
+      // same estimate), then the earlier candidate.
+      const int streams = trial->schedule.streams;
+      if (ms < best_ms || (ms == best_ms && streams < best_streams)) best = cand_name, best_ms = ms, best_streams = streams;
     }
     if (best.empty()) throw Error("scheduler 'auto': no other scheduler is registered to choose from");
     ctx.schedulers.at(best)->schedule(g, ctx);

@@ -58,12 +58,12 @@ TEST(PluginHost, RefusesALibraryWithoutTheEntrySymbol) {
 
 TEST(PluginHost, RefusesAnotherAbiMajor) {
   expect_contains(load_error(plugin("abi_major", "libge_test_abi_major.so")),
-                  "built for SDK ABI 2.0, this host has ABI 1.0 (the major version must match");
+                  "built for SDK ABI 2.0, this host has ABI 1.1 (the major version must match");
 }
 
 TEST(PluginHost, RefusesANewerAbiMinor) {
   expect_contains(load_error(plugin("abi_minor", "libge_test_abi_minor.so")),
-                  "built for SDK ABI 1.1, newer than this host's ABI 1.0");
+                  "built for SDK ABI 1.2, newer than this host's ABI 1.1");
 }
 
 TEST(PluginHost, RefusesAVersionOutsideTheRequirement) {
