@@ -179,6 +179,13 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
       {"conv3x3/2 32->64 @112", "gemm",
        [&] { return single_op("Conv", {{1, 32, 112, 112}}, {{64, 32, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}})); }},
       {"matmul 128x768x768", "gemm", [&] { return single_op("MatMul", {{128, 768}}, {{768, 768}}); }},
+      {"dwconv3x3 96 @56", "depthwise",
+       [&] { return single_op("Conv", {{1, 96, 56, 56}}, {{96, 1, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"group", int64_t{96}}})); }},
+      {"dwconv3x3/2 144 @56", "depthwise",
+       [&] {
+         return single_op("Conv", {{1, 144, 56, 56}}, {{144, 1, 3, 3}},
+                          attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}, {"group", int64_t{144}}}));
+       }},
       {"relu 1M", "elementwise", [&] { return single_op("Relu", {{1 << 20}}, {}); }},
       {"add 256K", "elementwise", [&] { return single_op("Add", {{1 << 18}, {1 << 18}}, {}); }},
       {"sigmoid 256K", "elementwise", [&] { return single_op("Sigmoid", {{1 << 18}}, {}); }},

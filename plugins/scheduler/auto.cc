@@ -52,7 +52,10 @@ class AutoScheduler final : public Scheduler {
       // Lower wins; on a tie the schedule with fewer streams (fewer threads and events for the
       // same estimate), then the earlier candidate.
       const int streams = trial->schedule.streams;
-      if (ms < best_ms || (ms == best_ms && streams < best_streams)) best = cand_name, best_ms = ms, best_streams = streams;
+      // (Estimates within 1e-6 relative are a tie: the same work summed in another order.)
+      const bool lower = ms < best_ms * (1 - 1e-6);
+      const bool tie = !lower && ms <= best_ms * (1 + 1e-6);
+      if (lower || (tie && streams < best_streams)) best = cand_name, best_ms = ms, best_streams = streams;
     }
     if (best.empty()) throw Error("scheduler 'auto': no other scheduler is registered to choose from");
     ctx.schedulers.at(best)->schedule(g, ctx);

@@ -95,6 +95,9 @@ std::string op_class(const Node& n) {
   static const std::set<std::string> data = {"Transpose", "Concat", "Gather", "Slice", "Split", "Pad", "Expand",
                                              "Tile", "Resize", "Upsample", "TransData", "Shape", "ConstantOfShape"};
   const std::string& op = n.op_type();
+  // Grouped convolutions (depthwise: one input channel per group) do a few MACs per loaded
+  // byte and reach a small fraction of the GEMM ceiling: a class of their own.
+  if ((op == "Conv" || op == "FusedConv") && n.attrs.get_int("group", 1) > 1) return "depthwise";
   if (gemm.count(op)) return "gemm";
   if (view.count(op)) return "view";
   if (reduce.count(op) || op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return "reduce";

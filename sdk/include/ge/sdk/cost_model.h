@@ -14,7 +14,7 @@
 // (GFLOP/s = FLOP/ns, GB/s = byte/ns: flops / P is in ns, divided by 1000 for µs.) Views (Reshape,
 // Flatten, Squeeze, Unsqueeze, Identity) cost 0: the runtime runs no kernel for them. The ceilings
 // come from `gec calibrate` (GEMM through the cpu backend's MatMul kernel at 1 and threads_nt
-// threads, a large elementwise Add for bandwidth); launch_us and the per-class efficiencies are
+// threads, an elementwise Add of 1 Mi floats for bandwidth); launch_us and the per-class efficiencies are
 // fitted on single-op microbenchmark graphs (docs/scheduling.md) — never on the models the
 // estimates are judged on. Without a calibration the conservative defaults below are used and
 // `calibrated` is false.
@@ -32,23 +32,26 @@ double node_flops(const Node& n);
 /// Bytes of the node's inputs and outputs.
 uint64_t node_bytes(const Node& n);
 
-/// Op class of a node for the cost model: "gemm" (Conv, MatMul, Gemm, fused forms, Attention),
+/// Op class of a node for the cost model: "depthwise" (Conv with group > 1), "gemm" (Conv,
+/// MatMul, Gemm, fused forms, Attention),
 /// "elementwise", "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies: Transpose,
 /// Concat, Gather, Slice, …), "view" (no kernel runs) or "other".
 std::string op_class(const Node& n);
 
 /// Machine ceilings and fitted constants. Units in the names: GFLOP/s, GB/s (1e9 bytes/s), µs.
 struct MachineCeilings {
-  double gemm_gflops_1t = 10;  ///< fp32 GEMM, one thread (conservative default)
-  double gemm_gflops_nt = 18;  ///< fp32 GEMM at threads_nt threads
+  // Defaults: a modest AVX2-class core (8 FMA lanes at ~3 GHz reach ~50 GFLOP/s in a GEMM),
+  // below what current server cores measure, so an uncalibrated estimate errs on the slow side.
+  double gemm_gflops_1t = 50;  ///< fp32 GEMM, one thread
+  double gemm_gflops_nt = 90;  ///< fp32 GEMM at threads_nt threads
   int threads_nt = 2;
-  double mem_gbps_1t = 5;      ///< streaming elementwise bandwidth, one thread
-  double mem_gbps_nt = 7;      ///< at threads_nt threads
+  double mem_gbps_1t = 20;     ///< elementwise bandwidth at activation sizes (12 MiB moved), one thread
+  double mem_gbps_nt = 30;     ///< at threads_nt threads
   double launch_us = 2;        ///< per kernel: dispatch, argument binding, primitive lookup
   double event_us = 5;         ///< one cross-stream event (record on one thread, wait on another)
   /// Fraction of the roofline time a class of op reaches (1 = at the ceiling).
   std::map<std::string, double> efficiency = {
-      {"gemm", 0.6}, {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4}, {"other", 0.3}};
+      {"gemm", 0.8}, {"depthwise", 0.2}, {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4}, {"other", 0.3}};
   bool calibrated = false;
   std::string source = "defaults";  ///< calibration file, or "defaults"
 };
