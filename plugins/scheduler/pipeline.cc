@@ -5,7 +5,7 @@
 // is optimal for contiguous cuts). Contiguous cuts of a topological order only have edges from a
 // stage to the same or a later one. Stage k runs on stream k: successive requests overlap, one per
 // stage, and each stage gets threads_per_stream(K) of the thread budget, so stage costs are
-// estimated at that many threads. Cross-stage edges become the minimal events.
+// estimated at that many threads; K is capped at the budget. Cross-stage edges become the minimal events.
 //
 // Options ([scheduler]): pipeline_stages (default 2).
 #include <algorithm>
@@ -42,7 +42,8 @@ class PipelineScheduler final : public Scheduler {
   void schedule(Graph& g, const ScheduleContext& ctx) const override {
     const int asked = ctx.int_option("pipeline_stages", 2, 1, 64);
     const std::vector<Node*> order = g.nodes();  // topological: the schedule pass sorts first
-    const int k = std::max(1, std::min<int>(asked, static_cast<int>(order.size())));
+    // Each stage needs a thread of its own while requests overlap: K never exceeds the budget.
+    const int k = std::max(1, std::min<int>({asked, ctx.threads, static_cast<int>(order.size())}));
     const int tps = ctx.threads_per_stream(k);
     std::vector<double> w;
     for (Node* n : order) w.push_back(ctx.cost_model->node_us(*n, tps));
@@ -91,7 +92,8 @@ class PipelineScheduler final : public Scheduler {
     g.schedule.streams = compact_streams(g);
     g.schedule.pipeline_stages = std::max(1, have);
     g.schedule.events = minimal_events(g);
-    std::string reason = std::to_string(g.schedule.pipeline_stages) + " stage(s) at " + std::to_string(tps) +
+    std::string reason = std::to_string(asked) + " stage(s) asked, " + std::to_string(g.schedule.pipeline_stages) +
+                         " within the thread budget of " + std::to_string(ctx.threads) + ", at " + std::to_string(tps) +
                          " thread(s) each; estimated stage costs (ms):";
     double worst = 0;
     for (double c : cost) {

@@ -163,6 +163,14 @@ TEST(Pipeline, BalancedContiguousStages) {
   }
 }
 
+TEST(Pipeline, StagesNeverExceedTheThreadBudget) {
+  auto g = parse_graph(kChain6);
+  FixedCostModel cm({}, 1, 1, 10);
+  run_scheduler("pipeline", *g, context(cm, 1, {{"pipeline_stages", "3"}}));
+  EXPECT_EQ(g->schedule.pipeline_stages, 1);
+  EXPECT_EQ(g->schedule.streams, 1);
+}
+
 TEST(ScheduleChecker, RefusesAnEdgeFromALaterStage) {
   auto g = parse_graph(kChain6);
   g->schedule.pipeline_stages = 2;
