@@ -166,6 +166,11 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
   std::printf("  GEMM        %8.1f GFLOP/s (1 thread)  %8.1f GFLOP/s (%d threads)\n", c.gemm_gflops_1t, c.gemm_gflops_nt, n);
   std::printf("  bandwidth   %8.1f GB/s    (1 thread)  %8.1f GB/s    (%d threads)\n", c.mem_gbps_1t, c.mem_gbps_nt, n);
   std::printf("  launch      %8.2f us per kernel; event %.2f us\n", c.launch_us, c.event_us);
+  // More threads measuring slower means other work shared the cores: the figures describe a busy
+  // machine, and estimates built on them will be off when it is quiet.
+  if (c.gemm_gflops_nt < c.gemm_gflops_1t || c.mem_gbps_nt < 0.8 * c.mem_gbps_1t)
+    std::fprintf(stderr, "gec: warning: %d threads measured slower than 1 (GEMM %.1f vs %.1f GFLOP/s): is the machine "
+                 "busy? Rerun `gec calibrate` when it is quiet\n", n, c.gemm_gflops_nt, c.gemm_gflops_1t);
 
   auto attrs = [](std::initializer_list<std::pair<const char*, ge::AttrValue>> kv) {
     ge::Attributes a;
