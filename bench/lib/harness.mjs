@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { HarnessError, GNU_TIME, nominalPeak, readJson, writeJsonAtomically } from './util.mjs';
 import { runLatency, printLatency } from './latency.mjs';
 import { memoryRows, printMemory, runScaling, printScaling, runConformance, printConformance } from './sections.mjs';
+import { runSchedulers, printSchedulers } from './schedulers.mjs';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(benchDir, '..');
-const SECTIONS = ['latency', 'memory', 'scaling', 'conformance'];
+const SECTIONS = ['latency', 'memory', 'schedulers', 'scaling', 'conformance'];
 const SCALING_KINDS = ['chain', 'residual', 'wide', 'attention', 'mixed'];
 
 const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
@@ -189,7 +190,7 @@ function main() {
   const baseline = readJson(latest);
   const ctx = {
     ...o, benchDir, repoDir, cacheDir, work, logs, baseline, baselinePath: baseline ? latest : null,
-    models: o.sections.includes('latency') || o.sections.includes('memory')
+    models: o.sections.includes('latency') || o.sections.includes('memory') || o.sections.includes('schedulers')
       ? resolveModels(o.models, path.join(shared, 'models')) : [],
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
     gecSource: gecOrig,
@@ -233,6 +234,13 @@ function main() {
     result.memory = memoryRows(ctx, result.latency || ctx.models.map((m) => ({ model: m.name, file: m.file })));
     printMemory(result.memory, say);
     failed ||= result.memory.some((r) => r.error);
+  }
+  if (o.sections.includes('schedulers')) {
+    say();
+    say(`== schedulers: gec run --scheduler S, median ms of ${o.iterations} runs, median over ${o.rounds} round(s); estimate from the cost model`);
+    result.schedulers = runSchedulers(ctx);
+    printSchedulers(result.schedulers, say);
+    failed ||= result.schedulers.some((r) => r.error);
   }
   if (o.sections.includes('scaling')) {
     say();

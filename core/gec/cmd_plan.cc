@@ -27,6 +27,7 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   c.options.backend = plan.backend;
   c.nodes_before = c.graph->num_nodes();
   c.threads = common.thread_count(env);
+  c.env = &env;
   const double file_ms = ms_since(t0);
   c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{plan.backend, c.threads});
   // From file to a runnable executable: map, checksum, parse, load-time passes, kernel builds.

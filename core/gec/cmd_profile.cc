@@ -28,8 +28,8 @@ std::string op_name(const ge::core::NodeProfile& n) { return n.domain.empty() ? 
 
 std::string clip(const std::string& s, size_t w) { return s.size() <= w ? s : s.substr(0, w - 1) + "~"; }
 
-nlohmann::json node_json(const ge::core::NodeProfile& n) {
-  return {{"step", n.step},     {"name", n.name},          {"op_type", op_name(n)},   {"kernel", n.kernel},
+nlohmann::json node_json(const ge::core::NodeProfile& n, double estimated_us) {
+  return {{"estimated_us", estimated_us},{"step", n.step},     {"name", n.name},          {"op_type", op_name(n)},   {"kernel", n.kernel},
           {"stream", n.stream}, {"mean_us", n.mean_us},    {"median_us", n.median_us}, {"share", n.share},
           {"flops", n.flops},   {"gflops", n.gflops},      {"efficiency", n.efficiency}, {"bytes", n.bytes}};
 }
@@ -56,8 +56,16 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   }
   std::string peak_source;
   double peak = po.peak_gflops;
-  if (peak > 0) peak_source = "given: --peak-gflops";
-  else peak = ge::core::nominal_peak_gflops(c.threads, &peak_source);
+  const auto* roof = dynamic_cast<const ge::RooflineCostModel*>(env->cost_model.get());
+  if (peak > 0) {
+    peak_source = "given: --peak-gflops";
+  } else if (roof && roof->ceilings().calibrated) {
+    peak = roof->gflops(c.threads);
+    peak_source = "measured by gec calibrate (MatMul 512x512x512 at " + std::to_string(c.threads) + " thread(s), " +
+                  roof->ceilings().source + ")";
+  } else {
+    peak = ge::core::nominal_peak_gflops(c.threads, &peak_source);
+  }
   ge::core::Profile p = ge::core::make_profile(exe, std::move(runs), peak, peak_source);
   double off = median(off_ms), on = p.run_median_ms;
 
@@ -71,6 +79,11 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   std::printf("compute: %.3f GFLOP per run, %.2f GFLOP/s achieved (%.1f%% of peak); node medians sum to %.3f ms\n",
               p.total_flops / 1e9, total_gflops, peak > 0 ? 100 * total_gflops / peak : 0.0, p.nodes_total_us / 1e3);
   std::printf("memory: arena %.2f MiB, weights %.2f MiB\n", p.arena_bytes / 1048576.0, p.weight_bytes / 1048576.0);
+  if (!c.graph->schedule.scheduler.empty())
+    std::printf("schedule: %s, %d stream(s), %zu event(s); estimated %.3f ms (cost model %s)\n",
+                c.graph->schedule.scheduler.c_str(), c.graph->schedule.streams, c.graph->schedule.events.size(),
+                c.graph->schedule.estimated_latency_ms,
+                env->cost_model && env->cost_model->ceilings().calibrated ? "calibrated" : "on defaults: calibrated: false");
 
   std::vector<ge::core::NodeProfile> top = p.top(po.top);
   std::printf("top %zu of %zu nodes by median time:\n", top.size(), p.nodes.size());
@@ -100,7 +113,9 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
     nlohmann::json r = make_report(model, c);
     r["run"] = nullptr;
     nlohmann::json nodes = nlohmann::json::array(), top_j = nlohmann::json::array();
-    for (const auto& n : p.nodes) nodes.push_back(node_json(n));
+    // The cost model's estimate of each node (docs/scheduling.md) beside its measured time.
+    for (const auto& n : p.nodes)
+      nodes.push_back(node_json(n, env->cost_model ? env->cost_model->node_us(exe.step_node(n.step), c.threads) : 0.0));
     for (const auto& n : top) top_j.push_back(n.step);
     r["profile"] = {{"iterations", p.iterations},
                     {"threads", c.threads},

@@ -85,6 +85,7 @@ ge::core::CompileOptions CommonOptions::compile_options(const ge::core::Environm
   o.verify_each = verify_each;
   o.print_after = print_after;
   o.fail_on_pass_error = fail_on_pass_error;
+  o.threads = thread_count(env);
   return o;
 }
 
@@ -121,10 +122,27 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   c.options.on_stage_done = nullptr;  // `say` captures this frame
   c.graph = std::move(g);
   c.threads = common.thread_count(env);
+  c.env = &env;
   c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{c.options.backend, c.threads});
   c.compile_ms = ms_since(t1);
   say("kernels built", c.exe->num_kernels());
   return c;
+}
+
+nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env) {
+  const ge::ScheduleInfo& s = g.schedule;
+  if (s.scheduler.empty()) return nlohmann::json::object();
+  nlohmann::json j = {{"scheduler", s.scheduler},
+                      {"streams", s.streams},
+                      {"events", s.events.size()},
+                      {"pipeline_stages", s.pipeline_stages},
+                      {"estimated_latency_ms", s.estimated_latency_ms},
+                      {"reason", s.reason}};
+  if (env && env->cost_model) {
+    j["calibrated"] = env->cost_model->ceilings().calibrated;
+    j["cost_model_source"] = env->cost_model->ceilings().source;
+  }
+  return j;
 }
 
 nlohmann::json make_report(const std::string& model, const Compiled& c) {
@@ -159,7 +177,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"compile_ms", c.compile_ms},
           {"memory", memory},
           {"layout", layout},
-          {"schedule", nlohmann::json::object()},
+          {"schedule", schedule_report(*c.graph, c.env)},
           {"ascend", nlohmann::json::object()}};
 }
 

@@ -45,7 +45,8 @@ struct Compiled {
   double import_ms = 0;   ///< frontend: protobuf parsing and weights
   double compile_ms = 0;  ///< parsed model → executable in memory
   int threads = 1;
-  double plan_load_ms = -1;  ///< a plan: file → executable (map, checksum, parse, kernels); -1 for models
+  double plan_load_ms = -1;
+  const ge::core::Environment* env = nullptr;  ///< the environment it was compiled in (cost model)  ///< a plan: file → executable (map, checksum, parse, kernels); -1 for models
 };
 Compiled compile_model(const std::string& model, const ge::core::Environment& env, const CommonOptions& common);
 /// A plan file (ge/core/plan.h) loaded and bound to kernels, without import or compilation (cmd_plan.cc).
@@ -55,6 +56,9 @@ void write_plan(const Compiled& c, const ge::core::Environment& env, const std::
 
 /// The report (docs/report.md): one schema for every subcommand.
 nlohmann::json make_report(const std::string& model, const Compiled& c);
+/// The report's `schedule` key: Graph::schedule plus the cost model's calibration state ({} when
+/// the graph was not scheduled).
+nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env);
 /// Writes JSON through a temporary file and a rename: never a half-written file.
 void write_json(const nlohmann::json& j, const std::string& path);
 
@@ -78,6 +82,8 @@ nlohmann::json run_requests(const Compiled& c, const ge::core::Environment& env,
                             bool& check_ok);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
+/// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc).
+int cmd_calibrate(const CommonOptions& common, const std::string& out_path);
 
 /// `gec profile` options (main.cc binds them).
 struct ProfileOptions {

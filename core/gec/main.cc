@@ -53,6 +53,14 @@ int main(int argc, char** argv) {
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
   common.add_to(*plugins, false);
 
+  std::string calib_out;
+  CLI::App* calibrate = app.add_subcommand(
+      "calibrate", "Measure GEMM GFLOP/s, memory GB/s and per-op constants on microbenchmarks; cache them for the cost model");
+  calibrate->add_option("-o,--output", calib_out,
+                        "Where to write (default: $GE_CALIBRATION, $XDG_CACHE_HOME/ge/calibration.json, ~/.cache/ge/calibration.json)");
+  calibrate->add_option("--threads", common.threads, "Threads of the multi-thread measurements (default: all cores)");
+  calibrate->add_option("--manifest", common.manifest, "Deployment manifest (TOML); default: the installed default.toml");
+
   std::string conf_dir;
   std::vector<std::string> filters;
   std::string conf_json;
@@ -96,6 +104,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
     if (plugins->parsed()) return gec::cmd_plugins(common);
+    if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);

@@ -1,5 +1,6 @@
 // The PassContext the pass manager gives passes and fusion rules (core-internal).
 #pragma once
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -35,6 +36,17 @@ class HostPassContext : public PassContext {
     for (auto& [n, p] : env_.memory_planners) out.push_back(n);
     return out;
   }
+  const Scheduler* scheduler(const std::string& name) const override {
+    auto it = env_.schedulers.find(name);
+    return it == env_.schedulers.end() ? nullptr : it->second.get();
+  }
+  std::vector<std::string> schedulers() const override {
+    std::vector<std::string> out;
+    for (auto& [n, s] : env_.schedulers) out.push_back(n);
+    return out;
+  }
+  const CostModel* cost_model() const override { return env_.cost_model.get(); }
+  int threads() const override { return std::max(1, opts_.threads); }
 
   const FormatPreferenceFn* format_preference(const std::string& backend) const override {
     auto it = env_.format_preferences.find(backend);

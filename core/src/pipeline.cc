@@ -75,6 +75,8 @@ void check_options(const Environment& env) {
   std::set<std::string> declared = {"fusion.enable", "fusion.disable", "registry.files"};
   for (auto& [p, src] : env.passes)
     for (auto& o : p->info().options) declared.insert(o);
+  for (auto& [n, s] : env.schedulers)
+    for (auto& o : s->options()) declared.insert("scheduler." + o);
   for (auto& [section, keys] : env.manifest.sections)
     for (auto& [key, val] : keys)
       if (!declared.count(section + "." + key))
@@ -178,6 +180,8 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     try {
       rec.changed = u.run(g);
       if (opts.verify_each) verify_graph_or_throw(g, &env.ops);
+    } catch (const ConfigError& e) {
+      throw Error("pass '" + u.name + "': " + e.what());  // a bad option: never undone and ignored
     } catch (const std::exception& e) {
       rec.ms = ms_since(t0);
       if (opts.fail_on_pass_error) throw Error("pass '" + u.name + "' failed: " + e.what());

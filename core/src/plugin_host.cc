@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ge/core/calibration.h"
 #include "ge/core/environment.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/semver.h"
@@ -119,10 +120,18 @@ class HostRegistrar : public Registrar {
     added_preferences_.push_back(backend);
     info_.format_preferences.push_back(backend);
   }
+  void add_scheduler(std::shared_ptr<Scheduler> s) override {
+    std::string n = s->name();
+    if (env_.schedulers.count(n)) throw Error("scheduler '" + n + "' registered twice");
+    env_.schedulers[n] = keep_alive(std::move(s));
+    info_.schedulers.push_back(n);
+    added_schedulers_.push_back(n);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
     for (auto& b : added_preferences_) env_.format_preferences.erase(b);
     for (auto& n : added_planners_) env_.memory_planners.erase(n);
+    for (auto& n : added_schedulers_) env_.schedulers.erase(n);
     auto mine = [&](auto& entry) { return entry.second == info_.name; };
     std::erase_if(env_.passes, mine);
     std::erase_if(env_.fusion_rules, mine);
@@ -144,7 +153,7 @@ class HostRegistrar : public Registrar {
     T* raw = obj.get();
     return std::shared_ptr<T>(raw, [obj, lib = lib_](T*) mutable { obj.reset(); });
   }
-  std::vector<std::string> added_backends_, added_planners_;
+  std::vector<std::string> added_backends_, added_planners_, added_schedulers_;
   size_t added_frontends_ = 0;
 };
 
@@ -279,6 +288,7 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   for (const PluginEntry& e : manifest.plugins)
     if (e.enabled) load_one(*env, e);
   load_registry_files(*env);
+  env->cost_model = std::make_shared<RooflineCostModel>(load_calibration());
   return env;
 }
 

@@ -186,6 +186,20 @@ void Graph::sort_topologically() {
   for (auto it = nodes_.begin(); it != nodes_.end(); ++it) (*it)->self_ = it;
 }
 
+void Graph::set_node_order(const std::vector<Node*>& order) {
+  std::unordered_map<const Node*, size_t> pos;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (!order[i] || order[i]->graph_ != this)
+      throw InvalidGraphError("set_node_order on graph '" + name + "': a node of another graph");
+    pos[order[i]] = i;
+  }
+  if (pos.size() != nodes_.size() || order.size() != nodes_.size())
+    throw InvalidGraphError("set_node_order on graph '" + name + "': " + std::to_string(order.size()) +
+                            " entries for " + std::to_string(nodes_.size()) + " nodes (each node exactly once)");
+  nodes_.sort([&](const std::unique_ptr<Node>& a, const std::unique_ptr<Node>& b) { return pos[a.get()] < pos[b.get()]; });
+  for (auto it = nodes_.begin(); it != nodes_.end(); ++it) (*it)->self_ = it;
+}
+
 std::unique_ptr<Graph> Graph::clone() const {
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;

@@ -35,6 +35,7 @@ class TestRegistrar : public Registrar {
   void add_pass(std::shared_ptr<Pass>) override {}
   void add_fusion_rule(std::shared_ptr<FusionRule>) override {}
   void add_memory_planner(std::shared_ptr<MemoryPlanner>) override {}
+  void add_scheduler(std::shared_ptr<Scheduler>) override {}
 
  private:
   std::string name_ = "registry";

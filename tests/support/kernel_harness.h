@@ -36,7 +36,9 @@ class CollectingRegistrar : public Registrar {
   void add_pass(std::shared_ptr<Pass> p) override { passes.push_back(std::move(p)); }
   void add_fusion_rule(std::shared_ptr<FusionRule> r) override { rules.push_back(std::move(r)); }
   void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override { planners.push_back(std::move(p)); }
+  void add_scheduler(std::shared_ptr<Scheduler> s) override { schedulers.push_back(std::move(s)); }
   std::vector<std::shared_ptr<MemoryPlanner>> planners;
+  std::vector<std::shared_ptr<Scheduler>> schedulers;
   std::vector<std::shared_ptr<Pass>> passes;
   std::vector<std::shared_ptr<FusionRule>> rules;
 

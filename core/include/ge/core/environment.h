@@ -10,6 +10,7 @@
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
+#include "ge/sdk/schedule.h"
 
 namespace ge::core {
 
@@ -18,7 +19,7 @@ struct PluginInfo {
   std::string name, version, file, sha256;
   uint32_t abi_major = 0, abi_minor = 0;
   double load_ms = 0;
-  std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners;
+  std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners, schedulers;
   std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
 };
 
@@ -36,6 +37,10 @@ class Environment {
   std::map<std::string, std::shared_ptr<MemoryPlanner>> memory_planners;
   /// Format preference function of each backend (Registrar::add_format_preference).
   std::map<std::string, FormatPreferenceFn> format_preferences;
+  std::map<std::string, std::shared_ptr<Scheduler>> schedulers;
+  /// Node latency estimates for schedulers and reports: the roofline model over this machine's
+  /// calibration (ge/core/calibration.h), or its conservative defaults when none is cached.
+  std::shared_ptr<const CostModel> cost_model;
   std::vector<PluginInfo> plugins;
 
   /// The backend named `name`; throws ge::Error listing the registered backends.

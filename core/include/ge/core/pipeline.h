@@ -34,6 +34,8 @@ struct CompileOptions {
   std::vector<std::string> print_after;  ///< pass names, or "all": print the text IR to `print_to`
   std::ostream* print_to = nullptr;      ///< default std::cerr
   bool fail_on_pass_error = false;
+  /// Thread budget of one inference (schedulers split it between streams); `gec` sets --threads.
+  int threads = 1;
   /// Called when a stage's last pass has finished (stage name, nodes now); `gec` prints progress.
   std::function<void(const std::string& stage, size_t nodes)> on_stage_done;
 

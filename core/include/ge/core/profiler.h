@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "ge/core/runtime.h"
+#include "ge/sdk/cost_model.h"
 
 namespace ge::core {
 
@@ -41,10 +42,10 @@ struct StepTimes {
   std::vector<StepSpan> steps;
 };
 
-/// FLOPs of one node (formulas above); 0 for data movement and unknown ops.
-double node_flops(const Node& n);
-/// Bytes of the node's inputs and outputs.
-uint64_t node_bytes(const Node& n);
+/// FLOPs and bytes of one node (formulas above): they live in the SDK (ge/sdk/cost_model.h) so
+/// that schedulers share them; the profiler names them here too.
+using ge::node_bytes;
+using ge::node_flops;
 /// Nominal fp32 peak of `cores` cores (formula above); `how` receives the assumption in words.
 double nominal_peak_gflops(int cores, std::string* how = nullptr);
 

@@ -35,4 +35,12 @@ class InvalidGraphError : public Error {
   explicit InvalidGraphError(const std::string& msg) : Error(msg) {}
 };
 
+/// A manifest option has a value GE cannot use (an unknown scheduler name, streams = 0). The
+/// pass manager does not undo the pass and carry on as it does for other failures: compilation
+/// stops with the message, which names the key ("scheduler.streams") and what is allowed.
+class ConfigError : public Error {
+ public:
+  explicit ConfigError(const std::string& msg) : Error(msg) {}
+};
+
 }  // namespace ge

@@ -187,6 +187,9 @@ class Graph {
   std::vector<Node*> topological_order() const;
   /// Reorders the node list topologically.
   void sort_topologically();
+  /// Sets the node list's order to `order`, which must hold every node of this graph exactly once
+  /// (throws ge::InvalidGraphError otherwise). Schedulers set the issue order with it.
+  void set_node_order(const std::vector<Node*>& order);
 
   /// A deep copy (the pass manager restores from it when a pass throws). Constant data is shared.
   std::unique_ptr<Graph> clone() const;

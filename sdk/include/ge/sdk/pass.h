@@ -17,6 +17,7 @@
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pattern.h"
+#include "ge/sdk/schedule.h"
 
 namespace ge {
 
@@ -74,6 +75,14 @@ class PassContext {
   /// (ABI 1.1) The format preference function registered for `backend` (Registrar::
   /// add_format_preference), or null when that backend registered none.
   virtual const FormatPreferenceFn* format_preference(const std::string& backend) const { return nullptr; }
+  // Added with SDK ABI minor 1 (not pure: contexts built against ABI 1.0 keep working).
+  /// The scheduler registered under `name`, or null; and the names of all of them.
+  virtual const Scheduler* scheduler(const std::string& name) const { (void)name; return nullptr; }
+  virtual std::vector<std::string> schedulers() const { return {}; }
+  /// The machine's cost model (calibrated by `gec calibrate`, else defaults); null when none.
+  virtual const CostModel* cost_model() const { return nullptr; }
+  /// Thread budget of one inference (`--threads`, else the manifest's, else all cores); ≥ 1.
+  virtual int threads() const { return 1; }
 };
 
 class Pass {

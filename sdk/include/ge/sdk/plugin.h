@@ -21,6 +21,7 @@
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
+#include "ge/sdk/schedule.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
@@ -58,6 +59,9 @@ class Registrar {
   /// (ge/sdk/layout.h, docs/layout.md). One function per backend; a second one throws ge::Error.
   /// The default implementation (registrars that predate it, test registrars) ignores it.
   virtual void add_format_preference(const std::string& backend, FormatPreferenceFn fn) {}
+  /// A scheduler, chosen by name with `[scheduler] name` or `gec --scheduler` (ABI minor 1).
+  /// Names are unique across plugins (a second one with the same name throws).
+  virtual void add_scheduler(std::shared_ptr<Scheduler> scheduler) = 0;
 };
 
 }  // namespace ge

@@ -1,0 +1,239 @@
+// gec calibrate: measures this machine's cost-model ceilings on microbenchmarks and caches them
+// (ge/core/calibration.h, docs/scheduling.md).
+//
+// Every figure comes from a single-op graph generated here and run through the real compile
+// pipeline and the cpu backend's kernels — never from the shared models the estimates are judged on:
+//   gemm_gflops_1t / _nt  MatMul 512×512 · 512×512 (constant B), 1 and N threads
+//   mem_gbps_1t / _nt     Add of two 1 Mi-float tensors (12 MiB moved), 1 and N threads
+// (each op's output feeds a ReduceMean so it lives in the arena; the op's own step is timed)
+//   launch_us             a chain of 64 Relu on 16 floats: time per node
+//   efficiency[class]     roofline time / (measured − launch), median over the class's benchmarks,
+//                         geometric mean of 1 and N threads; clamped to [0.02, 4] (above 1: the
+//                         operands stay in cache, faster than the DRAM bandwidth measured above)
+//   event_us              half a round trip of a condition-variable hand-off between two threads
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "common.h"
+#include "ge/core/calibration.h"
+#include "ge/core/importer.h"
+#include "ge/core/profiler.h"
+
+namespace gec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Bench {
+  std::string name, cls;
+  std::function<std::unique_ptr<ge::Graph>()> build;
+};
+
+ge::Value* weights(ge::Graph& g, const std::string& name, ge::Shape s, uint32_t seed) {
+  ge::Tensor t = ge::Tensor::allocate(ge::DataType::Float32, s);
+  uint32_t x = seed * 2654435761u + 1;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    x = x * 1664525u + 1013904223u;
+    t.data_as<float>()[i] = static_cast<float>(x >> 8) / 16777216.0f - 0.5f;
+  }
+  return g.add_constant(name, std::move(t));
+}
+
+/// One node "op" of type `op` reading graph inputs of the shapes `ins` and constants of the shapes
+/// `consts`. Its output feeds a ReduceMean to a scalar, so that it lives in the arena as model
+/// intermediates do (a graph output would be allocated, and page-faulted, on every run).
+std::unique_ptr<ge::Graph> single_op(const std::string& op, std::vector<ge::Shape> ins, std::vector<ge::Shape> consts,
+                                     ge::Attributes attrs = {}) {
+  auto g = std::make_unique<ge::Graph>("calibrate_" + op);
+  g->opsets[""] = 17;
+  std::vector<ge::Value*> vs;
+  for (size_t i = 0; i < ins.size(); ++i) vs.push_back(g->add_input("x" + std::to_string(i), ge::DataType::Float32, ins[i]));
+  for (size_t i = 0; i < consts.size(); ++i) vs.push_back(weights(*g, "w" + std::to_string(i), consts[i], static_cast<uint32_t>(i + 1)));
+  ge::Value* y = g->add_value("y");
+  g->add_node(op, "op", vs, {y}, std::move(attrs));
+  ge::Value* r = g->add_value("r");
+  ge::Attributes ra;
+  ra.set("keepdims", int64_t{0});
+  g->add_node("ReduceMean", "sink", {y}, {r}, ra);
+  g->mark_output(r);
+  return g;
+}
+
+std::unique_ptr<ge::Graph> relu_chain(int n) {
+  auto g = std::make_unique<ge::Graph>("calibrate_launch");
+  g->opsets[""] = 17;
+  ge::Value* v = g->add_input("x", ge::DataType::Float32, {16});
+  for (int i = 0; i < n; ++i) {
+    ge::Value* y = g->add_value("y" + std::to_string(i));
+    g->add_node("Relu", "relu" + std::to_string(i), {v}, {y});
+    v = y;
+  }
+  g->mark_output(v);
+  return g;
+}
+
+struct Measured {
+  double us = 0;
+  std::shared_ptr<ge::Graph> graph;
+};
+
+/// Median µs of the first step (the benchmarked op; `whole`: of a whole run) of `g` compiled at
+/// `level` with `threads` threads.
+Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& env, int threads,
+                    const char* level = "O2", bool whole = false) {
+  const ge::core::ImportOptions io;
+  ge::core::propagate_shapes(*g, env, io);
+  ge::core::CompileOptions o = ge::core::CompileOptions::from_manifest(env.manifest);
+  o.opt_level = ge::opt_level_from_name(level);
+  o.threads = threads;
+  ge::core::compile_graph(*g, env, o);
+  std::shared_ptr<ge::Graph> sg = std::move(g);
+  ge::core::Executable exe(sg, env, ge::core::ExecOptions{o.backend, threads});
+  std::vector<ge::Tensor> in = random_inputs(*sg, 1);
+  exe.run(in);
+  exe.run(in);
+  std::vector<double> t;
+  ge::core::StepTimes steps;
+  ge::core::RunOptions ro{whole ? nullptr : &steps};
+  auto t_all = Clock::now();
+  while (t.size() < 5 || (t.size() < 200 && std::chrono::duration<double>(Clock::now() - t_all).count() < 0.4)) {
+    auto t0 = Clock::now();
+    exe.run(in, ro);
+    if (whole)
+      t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    else
+      t.push_back(static_cast<double>(steps.steps.at(0).end_ns - steps.steps.at(0).start_ns) / 1e3);
+  }
+  std::sort(t.begin(), t.end());
+  return {t[t.size() / 2], sg};
+}
+
+double event_round_trip_us() {
+  std::mutex m;
+  std::condition_variable cv;
+  int turn = 0;
+  const int rounds = 2000;
+  std::thread other([&] {
+    for (int i = 0; i < rounds; ++i) {
+      std::unique_lock<std::mutex> l(m);
+      cv.wait(l, [&] { return turn == 1; });
+      turn = 0;
+      cv.notify_all();
+    }
+  });
+  auto t0 = Clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    std::unique_lock<std::mutex> l(m);
+    turn = 1;
+    cv.notify_all();
+    cv.wait(l, [&] { return turn == 0; });
+  }
+  double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / rounds;
+  other.join();
+  return us;
+}
+
+}  // namespace
+
+int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
+  auto env = common.load_environment();
+  const int n = std::max(2, common.thread_count(*env));
+  ge::MachineCeilings c;
+  c.threads_nt = n;
+  const std::string path = out_path.empty() ? ge::core::calibration_path() : out_path;
+  std::printf("calibrating on %s (%d threads) ...\n", ge::core::cpu_model_name().c_str(), n);
+
+  auto gemm = [] { return single_op("MatMul", {{512, 512}}, {{512, 512}}); };
+  const double gemm_flops = 2.0 * 512 * 512 * 512;
+  c.gemm_gflops_1t = gemm_flops / (time_graph(gemm(), *env, 1).us * 1e3);
+  c.gemm_gflops_nt = gemm_flops / (time_graph(gemm(), *env, n).us * 1e3);
+  // 1 Mi floats per operand (12 MiB moved): the scale of inference activations, which mostly stay
+  // in the last-level cache; a DRAM-sized copy would understate what model tensors see.
+  auto add = [] { return single_op("Add", {{1 << 20}, {1 << 20}}, {}); };
+  const double add_bytes = 3.0 * (1 << 20) * 4;
+  c.mem_gbps_1t = add_bytes / (time_graph(add(), *env, 1).us * 1e3);
+  c.mem_gbps_nt = add_bytes / (time_graph(add(), *env, n).us * 1e3);
+  // At O0: fusion would merge the chain into one kernel.
+  c.launch_us = time_graph(relu_chain(64), *env, 1, "O0", true).us / 64;
+  c.event_us = event_round_trip_us() / 2;
+  std::printf("  GEMM        %8.1f GFLOP/s (1 thread)  %8.1f GFLOP/s (%d threads)\n", c.gemm_gflops_1t, c.gemm_gflops_nt, n);
+  std::printf("  bandwidth   %8.1f GB/s    (1 thread)  %8.1f GB/s    (%d threads)\n", c.mem_gbps_1t, c.mem_gbps_nt, n);
+  std::printf("  launch      %8.2f us per kernel; event %.2f us\n", c.launch_us, c.event_us);
+  // More threads measuring slower means other work shared the cores: the figures describe a busy
+  // machine, and estimates built on them will be off when it is quiet.
+  if (c.gemm_gflops_nt < c.gemm_gflops_1t || c.mem_gbps_nt < 0.8 * c.mem_gbps_1t)
+    std::fprintf(stderr, "gec: warning: %d threads measured slower than 1 (GEMM %.1f vs %.1f GFLOP/s): is the machine "
+                 "busy? Rerun `gec calibrate` when it is quiet\n", n, c.gemm_gflops_nt, c.gemm_gflops_1t);
+
+  auto attrs = [](std::initializer_list<std::pair<const char*, ge::AttrValue>> kv) {
+    ge::Attributes a;
+    for (auto& [k, v] : kv) a.set(k, v);
+    return a;
+  };
+  using V = std::vector<int64_t>;
+  const std::vector<Bench> benches = {
+      {"conv3x3 64->64 @56", "gemm", [&] { return single_op("Conv", {{1, 64, 56, 56}}, {{64, 64, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}})); }},
+      {"conv1x1 64->256 @56", "gemm", [&] { return single_op("Conv", {{1, 64, 56, 56}}, {{256, 64, 1, 1}}); }},
+      {"conv3x3/2 32->64 @112", "gemm",
+       [&] { return single_op("Conv", {{1, 32, 112, 112}}, {{64, 32, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}})); }},
+      {"matmul 128x768x768", "gemm", [&] { return single_op("MatMul", {{128, 768}}, {{768, 768}}); }},
+      {"dwconv3x3 96 @56", "depthwise",
+       [&] { return single_op("Conv", {{1, 96, 56, 56}}, {{96, 1, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"group", int64_t{96}}})); }},
+      {"dwconv3x3/2 144 @56", "depthwise",
+       [&] {
+         return single_op("Conv", {{1, 144, 56, 56}}, {{144, 1, 3, 3}},
+                          attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}, {"group", int64_t{144}}}));
+       }},
+      {"relu 1M", "elementwise", [&] { return single_op("Relu", {{1 << 20}}, {}); }},
+      {"add 256K", "elementwise", [&] { return single_op("Add", {{1 << 18}, {1 << 18}}, {}); }},
+      {"sigmoid 256K", "elementwise", [&] { return single_op("Sigmoid", {{1 << 18}}, {}); }},
+      {"maxpool 3x3/2 @112", "reduce",
+       [&] { return single_op("MaxPool", {{1, 64, 112, 112}}, {}, attrs({{"kernel_shape", V{3, 3}}, {"strides", V{2, 2}}})); }},
+      {"globalavgpool 512@7", "reduce", [&] { return single_op("GlobalAveragePool", {{1, 512, 7, 7}}, {}); }},
+      {"softmax 64x1000", "reduce", [&] { return single_op("Softmax", {{64, 1000}}, {}); }},
+      {"transpose 64x56x56", "data", [&] { return single_op("Transpose", {{1, 64, 56, 56}}, {}, attrs({{"perm", V{0, 2, 3, 1}}})); }},
+      {"concat 2x64x56x56", "data",
+       [&] { return single_op("Concat", {{1, 64, 56, 56}, {1, 64, 56, 56}}, {}, attrs({{"axis", int64_t{1}}})); }},
+  };
+  // Efficiency = roofline time with efficiency 1 and no launch cost / (measured − launch).
+  ge::MachineCeilings ideal = c;
+  ideal.launch_us = 0;
+  for (auto& [k, v] : ideal.efficiency) v = 1.0;
+  ge::RooflineCostModel roof(ideal);
+  std::map<std::string, std::vector<double>> per_class;
+  for (const Bench& b : benches) {
+    double e[2];
+    int ts[2] = {1, n};
+    for (int i = 0; i < 2; ++i) {
+      Measured m = time_graph(b.build(), *env, ts[i]);
+      const ge::Node* node = nullptr;
+      for (const ge::Node* x : m.graph->nodes())
+        if (x->name() != "sink" && !node) node = x;  // the benchmarked op (after compilation)
+      const double ideal_us = node ? roof.node_us(*node, ts[i]) : 0;
+      e[i] = ideal_us / std::max(0.05, m.us - c.launch_us);
+      std::printf("  %-24s %-12s %2d thread(s) %9.1f us  roofline %9.1f us  efficiency %.2f\n", b.name.c_str(),
+                  b.cls.c_str(), ts[i], m.us, ideal_us, e[i]);
+    }
+    per_class[b.cls].push_back(std::sqrt(e[0] * e[1]));
+  }
+  for (auto& [cls, v] : per_class) {
+    std::sort(v.begin(), v.end());
+    c.efficiency[cls] = std::clamp(v[v.size() / 2], 0.02, 4.0);
+  }
+  c.calibrated = true;
+  c.source = path;
+  ge::core::save_calibration(c, path);
+  std::printf("efficiency:");
+  for (auto& [k, v] : c.efficiency) std::printf(" %s %.2f", k.c_str(), v);
+  std::printf("\nwritten to %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace gec

@@ -1,0 +1,19 @@
+// plugins/scheduler/registration.cc — the lists the registration macros fill.
+#include "registration.h"
+
+namespace ge::sched {
+
+std::vector<std::function<std::shared_ptr<Scheduler>()>>& scheduler_entries() {
+  static std::vector<std::function<std::shared_ptr<Scheduler>()>> v;
+  return v;
+}
+std::vector<std::function<std::shared_ptr<Pass>()>>& pass_entries() {
+  static std::vector<std::function<std::shared_ptr<Pass>()>> v;
+  return v;
+}
+void register_all(Registrar& r) {
+  for (auto& make : scheduler_entries()) r.add_scheduler(make());
+  for (auto& make : pass_entries()) r.add_pass(make());
+}
+
+}  // namespace ge::sched

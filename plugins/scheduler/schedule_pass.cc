@@ -1,0 +1,79 @@
+// plugins/scheduler/schedule_pass.cc — the schedule stage: runs the scheduler `[scheduler] name`
+// picks (default "sequential") with its options, checks the result and records the estimate.
+//
+// It runs at every level (O0 too): the runtime needs a valid issue order and a stream for every
+// node, and scheduling changes no numerics. It runs before the memory stage, which computes
+// lifetimes from the issue order the scheduler chose.
+#include <set>
+
+#include "ge/sdk/error.h"
+#include "registration.h"
+
+namespace ge::sched {
+namespace {
+
+bool is_topological(const std::vector<Node*>& order) {
+  std::set<const Node*> done;
+  for (const Node* n : order) {
+    for (const Value* v : n->inputs())
+      if (v && v->producer() && !done.count(v->producer())) return false;
+    done.insert(n);
+  }
+  return true;
+}
+
+class SchedulePass final : public Pass {
+ public:
+  PassInfo info() const override {
+    return {"schedule", Stage::Schedule, OptLevel::O0, NumericsEffect::Exact, false,
+            "orders nodes onto streams and pipeline stages with the scheduler [scheduler] name picks",
+            {"scheduler.name"}};
+  }
+
+  bool run(Graph& g, PassContext& pctx) override {
+    ScheduleContext ctx;
+    std::set<std::string> keys = {"name"};
+    for (const std::string& n : pctx.schedulers())
+      if (const Scheduler* s = pctx.scheduler(n)) {
+        ctx.schedulers[n] = s;
+        for (const std::string& k : s->options()) keys.insert(k);
+      }
+    for (const std::string& k : keys)
+      if (auto v = pctx.option("scheduler", k)) ctx.options[k] = *v;
+    ctx.threads = std::max(1, pctx.threads());
+    RooflineCostModel fallback;
+    ctx.cost_model = pctx.cost_model() ? pctx.cost_model() : &fallback;
+
+    const std::string name = ctx.string_option("name", "sequential");
+    auto it = ctx.schedulers.find(name);
+    if (it == ctx.schedulers.end()) {
+      std::string known;
+      for (auto& [n, s] : ctx.schedulers) known += (known.empty() ? "" : ", ") + n;
+      throw ConfigError("scheduler.name = \"" + name + "\": no loaded plugin registers a scheduler of that name (known: " +
+                        (known.empty() ? "none" : known) + ")");
+    }
+    const std::vector<Node*> before = g.nodes();
+    if (!is_topological(before)) g.sort_topologically();
+    for (Node* n : g.nodes()) n->stream = 0, n->pipeline_stage = 0;
+    g.schedule = ScheduleInfo{};
+    it->second->schedule(g, ctx);
+    if (g.schedule.scheduler.empty()) g.schedule.scheduler = name;
+
+    std::vector<std::string> problems = check_schedule(g);
+    if (!problems.empty()) {
+      std::string all;
+      for (size_t i = 0; i < problems.size() && i < 5; ++i) all += (i ? "; " : "") + problems[i];
+      throw Error("scheduler '" + name + "' produced an invalid schedule: " + all);
+    }
+    g.schedule.estimated_latency_ms = simulate_schedule(g, *ctx.cost_model, ctx.threads);
+    pctx.count("schedule.streams", g.schedule.streams);
+    pctx.count("schedule.events", static_cast<int64_t>(g.schedule.events.size()));
+    return g.nodes() != before || g.schedule.streams > 1 || g.schedule.pipeline_stages > 1;
+  }
+};
+
+}  // namespace
+
+GE_SCHEDULE_PASS(SchedulePass);
+
+}  // namespace ge::sched

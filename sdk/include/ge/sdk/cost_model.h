@@ -1,0 +1,86 @@
+// ge/sdk/cost_model.h — how long a node takes: a roofline per node plus a launch overhead.
+//
+// Work of a node (node_flops, node_bytes), from the static shapes of its values. A multiply-add
+// is 2 FLOPs; the formulas per op are listed in ge/core/profiler.h (the profiler reports achieved
+// FLOP/s with the same counts). Bytes moved = bytes of the inputs plus the outputs.
+//
+// Latency of a node at t threads (Williams, Waterman & Patterson, "Roofline: an insightful visual
+// performance model for multicore architectures", CACM 52(4), 2009):
+//
+//   node_us(n, t) = launch_us + max(flops / P(t), bytes / B(t)) / efficiency[class(n)]
+//   P(t) = gemm_gflops_1t · min(t, threads_nt)^a,  a = ln(gemm_gflops_nt / gemm_gflops_1t) / ln(threads_nt)
+//   B(t) = mem_gbps_1t    · min(t, threads_nt)^b,  b = ln(mem_gbps_nt / mem_gbps_1t) / ln(threads_nt)
+//
+// (GFLOP/s = FLOP/ns, GB/s = byte/ns: flops / P is in ns, divided by 1000 for µs.) Views (Reshape,
+// Flatten, Squeeze, Unsqueeze, Identity) cost 0: the runtime runs no kernel for them. The ceilings
+// come from `gec calibrate` (GEMM through the cpu backend's MatMul kernel at 1 and threads_nt
+// threads, an elementwise Add of 1 Mi floats for bandwidth); launch_us and the per-class efficiencies are
+// fitted on single-op microbenchmark graphs (docs/scheduling.md) — never on the models the
+// estimates are judged on. Without a calibration the conservative defaults below are used and
+// `calibrated` is false.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "ge/sdk/ir.h"
+
+namespace ge {
+
+/// FLOPs of one node; 0 for data movement and unknown ops.
+double node_flops(const Node& n);
+/// Bytes of the node's inputs and outputs.
+uint64_t node_bytes(const Node& n);
+
+/// Op class of a node for the cost model: "depthwise" (Conv with group > 1), "gemm" (Conv,
+/// MatMul, Gemm, fused forms, Attention),
+/// "elementwise", "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies: Transpose,
+/// Concat, Gather, Slice, …), "view" (no kernel runs) or "other".
+std::string op_class(const Node& n);
+
+/// Machine ceilings and fitted constants. Units in the names: GFLOP/s, GB/s (1e9 bytes/s), µs.
+struct MachineCeilings {
+  // Defaults: a modest AVX2-class core (8 FMA lanes at ~3 GHz reach ~50 GFLOP/s in a GEMM),
+  // below what current server cores measure, so an uncalibrated estimate errs on the slow side.
+  double gemm_gflops_1t = 50;  ///< fp32 GEMM, one thread
+  double gemm_gflops_nt = 90;  ///< fp32 GEMM at threads_nt threads
+  int threads_nt = 2;
+  double mem_gbps_1t = 20;     ///< elementwise bandwidth at activation sizes (12 MiB moved), one thread
+  double mem_gbps_nt = 30;     ///< at threads_nt threads
+  double launch_us = 2;        ///< per kernel: dispatch, argument binding, primitive lookup
+  double event_us = 5;         ///< one cross-stream event (record on one thread, wait on another)
+  /// Fraction of the roofline time a class of op reaches (1 = at the ceiling).
+  std::map<std::string, double> efficiency = {
+      {"gemm", 0.8}, {"depthwise", 0.2}, {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4}, {"other", 0.3}};
+  bool calibrated = false;
+  std::string source = "defaults";  ///< calibration file, or "defaults"
+};
+
+/// Estimated latency of nodes. Implementations are thread-safe (const).
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  /// Microseconds node `n` takes when its kernel may use `threads` threads (≥ 1).
+  virtual double node_us(const Node& n, int threads) const = 0;
+  /// Microseconds one cross-stream event adds between its record and the waiting node's start.
+  virtual double event_us() const = 0;
+  /// The ceilings behind the estimates (for reports).
+  virtual const MachineCeilings& ceilings() const = 0;
+};
+
+/// The roofline model above.
+class RooflineCostModel final : public CostModel {
+ public:
+  explicit RooflineCostModel(MachineCeilings c = {}) : c_(std::move(c)) {}
+  double node_us(const Node& n, int threads) const override;
+  double event_us() const override { return c_.event_us; }
+  const MachineCeilings& ceilings() const override { return c_; }
+  /// P(t) in GFLOP/s and B(t) in GB/s (formulas above).
+  double gflops(int threads) const;
+  double gbps(int threads) const;
+
+ private:
+  MachineCeilings c_;
+};
+
+}  // namespace ge

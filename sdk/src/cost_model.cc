@@ -1,0 +1,136 @@
+// Work counts of a node and the roofline cost model (ge/sdk/cost_model.h).
+#include "ge/sdk/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace ge {
+
+namespace {
+
+int64_t numel_of(const Value* v) { return v ? v->numel() : 0; }
+const Shape* shape_of(const Node& n, size_t i) { return n.input(i) ? &n.input(i)->shape : nullptr; }
+int64_t last_dim(const Shape* s) { return s && s->rank() ? (*s)[s->rank() - 1] : 0; }
+
+// prod(W.shape[1:]) = (Cin/group)·kh·kw…: the multiply-adds per output element of a convolution.
+double conv_macs_per_output(const Node& n) {
+  const Shape* w = shape_of(n, 1);
+  if (!w || w->rank() < 2) return 0;
+  double p = 1;
+  for (size_t i = 1; i < w->rank(); ++i) p *= static_cast<double>((*w)[i]);
+  return p;
+}
+
+bool is_elementwise(const std::string& op) {
+  static const std::set<std::string> ops = {
+      "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Relu", "LeakyRelu", "PRelu", "Sigmoid",
+      "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Neg", "Abs", "Clip", "Erf", "HardSigmoid", "HardSwish",
+      "Elu", "Selu", "Softplus", "Floor", "Ceil", "Round", "Sign", "Equal", "Less", "Greater", "Where",
+      "Not", "And", "Or", "Cast", "Swish", "Mish"};
+  return ops.count(op) != 0;
+}
+
+
+}  // namespace
+
+double node_flops(const Node& n) {
+  const std::string& op = n.op_type();
+  const bool ge = n.domain() == "ge";
+  const double out = static_cast<double>(numel_of(n.output(0)));
+  auto has = [&](size_t i) { return n.input(i) != nullptr; };
+  auto act = [&] { return n.attrs.get_string("activation", "").empty() ? 0.0 : out; };
+  if (op == "Conv" && n.domain().empty()) return 2 * out * conv_macs_per_output(n) + (has(2) ? out : 0);
+  if (op == "FusedConv" && ge)
+    return 2 * out * conv_macs_per_output(n) + (has(2) ? out : 0) + (has(3) ? out : 0) + act();
+  if (op == "MatMul" && n.domain().empty()) return 2 * out * static_cast<double>(last_dim(shape_of(n, 0)));
+  if (op == "FusedMatMul" && ge)
+    return 2 * out * static_cast<double>(last_dim(shape_of(n, 0))) + (has(2) ? out : 0) + act();
+  if (op == "Gemm") {
+    const Shape* a = shape_of(n, 0);
+    if (!a || a->rank() != 2) return 0;
+    double k = static_cast<double>(n.attrs.get_int("transA", 0) ? (*a)[0] : (*a)[1]);
+    return 2 * out * k + (has(2) ? out : 0);
+  }
+  if (op == "Attention" && ge) {
+    const Shape* kt = shape_of(n, 1);  // [B,H,d,S]
+    double s = static_cast<double>(last_dim(kt));
+    double d = kt && kt->rank() >= 2 ? static_cast<double>((*kt)[kt->rank() - 2]) : 0;
+    double bh_ss = d > 0 ? out / d * s : 0;  // out = B·H·S·d
+    return 4 * out * s + 5 * bh_ss;
+  }
+  if (op == "FusedElementwise" && ge) {
+    // One operation per program instruction (attribute `ops`) per element.
+    if (const AttrValue* a = n.attrs.find("ops"))
+      if (auto* v = std::get_if<std::vector<std::string>>(a)) return out * static_cast<double>(std::max<size_t>(1, v->size()));
+    return out;
+  }
+  if (op == "Softmax" || op == "LogSoftmax") return 5 * out;
+  if (op == "LayerNormalization") return 8 * out;
+  if (op == "Gelu") return 8 * out;
+  if (op == "BatchNormalization" || op == "InstanceNormalization") return 2 * out;
+  if (op == "MaxPool" || op == "AveragePool") {
+    double k = 1;
+    for (int64_t d : n.attrs.get_ints("kernel_shape")) k *= static_cast<double>(d);
+    return out * k;
+  }
+  if (op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return static_cast<double>(numel_of(n.input(0)));
+  if (is_elementwise(op)) return out;
+  return 0;
+}
+
+uint64_t node_bytes(const Node& n) {
+  uint64_t b = 0;
+  for (const Value* v : n.inputs()) b += v ? v->nbytes() : 0;
+  for (const Value* v : n.outputs()) b += v ? v->nbytes() : 0;
+  return b;
+}
+
+std::string op_class(const Node& n) {
+  static const std::set<std::string> gemm = {"Conv", "FusedConv", "MatMul", "FusedMatMul", "Gemm", "Attention",
+                                             "ConvTranspose"};
+  static const std::set<std::string> reduce = {"MaxPool", "AveragePool", "Softmax", "LogSoftmax", "LayerNormalization",
+                                               "BatchNormalization", "InstanceNormalization", "LRN"};
+  static const std::set<std::string> view = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+  static const std::set<std::string> data = {"Transpose", "Concat", "Gather", "Slice", "Split", "Pad", "Expand",
+                                             "Tile", "Resize", "Upsample", "TransData", "Shape", "ConstantOfShape"};
+  const std::string& op = n.op_type();
+  // Grouped convolutions (depthwise: one input channel per group) do a few MACs per loaded
+  // byte and reach a small fraction of the GEMM ceiling: a class of their own.
+  if ((op == "Conv" || op == "FusedConv") && n.attrs.get_int("group", 1) > 1) return "depthwise";
+  if (gemm.count(op)) return "gemm";
+  if (view.count(op)) return "view";
+  if (reduce.count(op) || op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return "reduce";
+  if (is_elementwise(op) || op == "FusedElementwise" || op == "Gelu") return "elementwise";
+  if (data.count(op)) return "data";
+  return "other";
+}
+
+namespace {
+/// x1 · min(t, tn)^a with a chosen so that the curve passes through (tn, xn).
+double scaled(double x1, double xn, int tn, int t) {
+  t = std::max(1, t);
+  if (tn <= 1 || x1 <= 0 || xn <= 0) return std::max(x1, 1e-9);
+  const double a = std::log(xn / x1) / std::log(static_cast<double>(tn));
+  return x1 * std::pow(static_cast<double>(std::min(t, tn)), a);
+}
+}  // namespace
+
+double RooflineCostModel::gflops(int threads) const {
+  return scaled(c_.gemm_gflops_1t, c_.gemm_gflops_nt, c_.threads_nt, threads);
+}
+double RooflineCostModel::gbps(int threads) const {
+  return scaled(c_.mem_gbps_1t, c_.mem_gbps_nt, c_.threads_nt, threads);
+}
+
+double RooflineCostModel::node_us(const Node& n, int threads) const {
+  const std::string cls = op_class(n);
+  if (cls == "view") return 0;
+  const double compute_ns = node_flops(n) / gflops(threads);
+  const double memory_ns = static_cast<double>(node_bytes(n)) / gbps(threads);
+  auto it = c_.efficiency.find(cls);
+  const double eff = it != c_.efficiency.end() && it->second > 0 ? it->second : 0.3;
+  return c_.launch_us + std::max(compute_ns, memory_ns) / eff / 1000.0;
+}
+
+}  // namespace ge
