@@ -96,6 +96,7 @@ class BlockedRouting : public Registrar {
   void add_pass(std::shared_ptr<Pass> p) override { r_.add_pass(std::move(p)); }
   void add_fusion_rule(std::shared_ptr<FusionRule> rule) override { r_.add_fusion_rule(std::move(rule)); }
   void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override { r_.add_memory_planner(std::move(p)); }
+  void add_scheduler(std::shared_ptr<Scheduler> s) override { r_.add_scheduler(std::move(s)); }
   void add_format_preference(const std::string& b, FormatPreferenceFn fn) override {
     r_.add_format_preference(b, std::move(fn));
   }
