@@ -38,7 +38,7 @@ DataType checked_dtype(int32_t d, const std::string& what) {
 }
 
 Format checked_format(int32_t f, const std::string& what) {
-  if (f < 0 || f > static_cast<int32_t>(Format::FRACTAL_NZ))
+  if (f < 0 || f > static_cast<int32_t>(kFormatLast))
     throw Error(what + " has an invalid format (" + std::to_string(f) + ")");
   return static_cast<Format>(f);
 }

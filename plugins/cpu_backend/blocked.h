@@ -2,6 +2,9 @@
 // nodes can run blocked (read by layout_preferences.cc and by the kernels, so the two agree)
 // and helpers shared by the blocked kernels. Formats and the shape convention: ge/sdk/types.h.
 #pragma once
+#include <optional>
+#include <string>
+
 #include <dnnl.hpp>
 
 #include "ge/sdk/kernel.h"
@@ -22,8 +25,21 @@ void require_plain_or_blocked(const KernelBuildContext& ctx);
 
 /// Whether a Conv / ge.FusedConv node runs on oneDNN with an NC1HWC0 source (`src_blocked`) and
 /// NC1HWC0 destination without falling back to oneDNN's reference implementation (builds the
-/// primitive descriptor to find out).
-bool conv_supports_blocked(const Node& node, int64_t opset, bool src_blocked);
+/// primitive descriptor, weights format_tag::any, to find out): std::nullopt when it does not,
+/// else the GE format of the weights layout that implementation chose (conv_weight_format;
+/// NCHW when it is none of GE's weight formats).
+std::optional<Format> conv_blocked_weight_format(const Node& node, int64_t opset, bool src_blocked);
+
+/// oneDNN weight dims of a Conv with logical weights w = [M, C/G, k...] and `group` G:
+/// [M, C/G, k...], or [G, M/G, C/G, k...] when G > 1 (the same memory as ONNX's W).
+dnnl::memory::dims conv_weight_dims(const Shape& w, int64_t group);
+/// f32 descriptor of weights with oneDNN dims `wdims` stored in GE format f (conv_weights.cc):
+/// plain OIHW, OIhw16i16o / Ohwi16o (ungrouped 2-D), Goihw16g (one output channel per group).
+/// Throws UnsupportedError naming `what` (the value and node) for any other combination.
+dnnl::memory::desc conv_weight_md(const dnnl::memory::dims& wdims, Format f, const std::string& what);
+/// The GE weight format whose descriptor equals `chosen` (a primitive's weights_desc()), or
+/// NCHW when none does.
+Format conv_weight_format(const dnnl::memory::desc& chosen, const dnnl::memory::dims& wdims);
 /// MaxPool (no Indices) / AveragePool (no ceil overhang) / GlobalAveragePool / GlobalMaxPool,
 /// 2-D, float32.
 bool pool_supports_blocked(const Node& node, int64_t opset);

@@ -5,8 +5,10 @@
 // Y [N, M, out...]. oneDNN wants grouped weights as [G, M/G, C/G, k...] (goihw), which is the
 // same memory as ONNX's W, so grouping is only a different descriptor.
 //
-// Weights use format_tag::any (oneDNN picks its blocked layout); constant weights are reordered
-// once at build, runtime weights each run. Activations stay plain NCHW at the kernel boundary:
+// Weights use format_tag::any (oneDNN picks its blocked layout). Constant weights that the layout
+// pass already converted to that layout (OIhw16i16o, Ohwi16o, Goihw16g: conv_weights.cc) are used
+// in place — no copy, no reorder at plan load; other constant weights are reordered once at build,
+// runtime weights each run. Activations stay plain NCHW at the kernel boundary:
 //  - pointwise convs (1x1, stride 1, no pads, one group) run oneDNN's GEMM convolution on NCHW
 //    directly (one W·X product per image, no reorders);
 //  - depthwise 2-D convs run the direct NCHW kernel of conv_depthwise.cc;
@@ -88,7 +90,7 @@ class ConvKernel : public CpuKernel {
     const Shape &xs = spec.xs, &ys = spec.ys;
     const std::vector<int64_t>& kernel = spec.kernel;
     const size_t r = xs.rank() - 2;
-    const int64_t C = spec.C, M = spec.M, G = spec.G;
+    const int64_t M = spec.M, G = spec.G;
     has_bias_ = spec.has_bias;
     empty_ = ys.numel() == 0 || xs.numel() == 0;
     if (empty_) return;
@@ -97,19 +99,18 @@ class ConvKernel : public CpuKernel {
     memory::dims strides(w.stride.begin(), w.stride.end()), pl(w.pad_begin.begin(), w.pad_begin.end()),
         pr(w.pad_end.begin(), w.pad_end.end()), dil;
     for (int64_t d : w.dilation) dil.push_back(d - 1);
-    memory::dims wdims;  // [G, M/G, C/G, k...] when grouped
-    if (G > 1) wdims = {G, M / G, C / G};
-    else wdims = {M, C};
-    for (int64_t k : kernel) wdims.push_back(k);
+    const memory::dims wdims = conv_weight_dims(ctx.input_shape(1), G);  // [G, M/G, C/G, k...] when grouped
     const tag wtag_plain = G > 1 ? (r == 1 ? tag::goiw : r == 2 ? tag::goihw : tag::goidhw)
                                  : (r == 1 ? tag::oiw : r == 2 ? tag::oihw : tag::oidhw);
+    const Value& wv = *ctx.node.input(1);
 
     // NC1HWC0 values (the layout pass, docs/layout.md) are oneDNN's nChw16c: the primitive then
     // reads and writes them directly, with no reorder at run time.
     const bool src_blocked = is_blocked(ctx.node.input(0)), dst_blocked = is_blocked(ctx.node.output(0));
     user_src_md_ = src_blocked ? blocked_md(xs) : plain_md(xs);
     user_dst_md_ = dst_blocked ? blocked_md(ys) : plain_md(ys);
-    user_w_md_ = memory::desc(wdims, dt::f32, wtag_plain);
+    user_w_md_ = format_is_weight(wv.format) ? conv_weight_md(wdims, wv.format, "'" + wv.name() + "'" + where)
+                                             : memory::desc(wdims, dt::f32, wtag_plain);
     memory::desc src_any(to_dims(xs), dt::f32, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
         w_any(wdims, dt::f32, tag::any), b_md({M}, dt::f32, tag::a);
     // ge.FusedConv's post-ops (conv.h): sum reads Z from dst, then the activation.
@@ -160,10 +161,18 @@ class ConvKernel : public CpuKernel {
         if (sum_) z_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, user_dst_md_, eng_, pd_.dst_desc()));
       }
       if (const float* wc = const_f32(ctx, 1)) {
-        // Constant weights: reorder once into the primitive's layout (owned copy).
         memory user(user_w_md_, eng_, const_cast<float*>(wc));
-        w_mem_ = memory(pd_.weights_desc(), eng_);
-        reorder(user, w_mem_);
+        if (!w_reorder_) {
+          // Already in the primitive's layout (the layout pass converted it at compile time):
+          // used in place; w_keep_ holds the constant (a plan's mapping) as long as the kernel.
+          w_mem_ = user;
+          w_keep_ = wv.data;
+        } else {
+          // Reorder once into the primitive's layout (owned copy): plain weights, or a plan
+          // compiled where oneDNN chose another layout.
+          w_mem_ = memory(pd_.weights_desc(), eng_);
+          reorder(user, w_mem_);
+        }
         w_const_ = true;
       } else if (w_reorder_) {
         w_mem_ = memory(pd_.weights_desc(), eng_);
@@ -237,6 +246,7 @@ class ConvKernel : public CpuKernel {
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
   memory src_mem_, dst_mem_, w_mem_, b_mem_;
+  std::shared_ptr<const Tensor> w_keep_;  // constant weights used in place
   dnnl::reorder src_r_, dst_r_, w_r_, z_r_;
   std::string impl_ = "onednn:conv";
 };
@@ -255,7 +265,8 @@ std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const Co
     return std::make_unique<ConvKernel>(ctx, spec, post);
   }
   const bool onednn_only = env && std::string(env) == "blocked";
-  if (!onednn_only && spec.ys.numel() > 0)
+  // The direct depthwise kernel reads plain OIHW weights only.
+  if (!onednn_only && spec.ys.numel() > 0 && !format_is_blocked(ctx.node.input(1)->format))
     if (auto k = make_depthwise_conv(ctx, spec.w, spec.G, spec.has_bias))
       return post.any() ? apply_post_ops(std::move(k), ctx, post) : std::move(k);
   auto k = std::make_unique<ConvKernel>(ctx, spec, post);
@@ -263,29 +274,29 @@ std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const Co
   return k;
 }
 
-bool conv_supports_blocked(const Node& node, int64_t opset, bool src_blocked) {
+std::optional<Format> conv_blocked_weight_format(const Node& node, int64_t opset, bool src_blocked) {
   const Value* x = node.input(0);
   const Value* w = node.input(1);
   if (!x || !w || x->shape.rank() != 4 || x->dtype != DataType::Float32 || w->dtype != DataType::Float32 ||
       node.output(0)->dtype != DataType::Float32 || x->shape.numel() == 0)
-    return false;
+    return std::nullopt;
   try {
     KernelBuildContext ctx{node, opset, 1};
     ConvSpec c = check_conv(ctx);
     memory::dims strides(c.w.stride.begin(), c.w.stride.end()), pl(c.w.pad_begin.begin(), c.w.pad_begin.end()),
         pr(c.w.pad_end.begin(), c.w.pad_end.end()), dil;
     for (int64_t d : c.w.dilation) dil.push_back(d - 1);
-    memory::dims wdims = c.G > 1 ? memory::dims{c.G, c.M / c.G, c.C / c.G} : memory::dims{c.M, c.C};
-    for (int64_t k : c.kernel) wdims.push_back(k);
+    const memory::dims wdims = conv_weight_dims(w->shape, c.G);
     memory::desc src = src_blocked ? blocked_md(c.xs) : plain_md(c.xs), dst = blocked_md(c.ys),
                  w_any(wdims, dt::f32, tag::any);
     dnnl::convolution_forward::primitive_desc pd(
         dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
                                         w_any, dst, strides, dil, pl, pr),
         dnnl_engine());
-    return std::string(pd.impl_info_str()).rfind("ref", 0) != 0;  // not oneDNN's reference loop
+    if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return std::nullopt;  // oneDNN's reference loop
+    return conv_weight_format(pd.weights_desc(), wdims);
   } catch (const std::exception&) {
-    return false;
+    return std::nullopt;
   }
 }
 

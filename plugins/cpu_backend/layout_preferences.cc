@@ -4,8 +4,10 @@
 //
 // Anchors: Conv and ge.FusedConv with 2-D float32 activations, when oneDNN has an optimized
 // (non-reference) kernel for nChw16c — source blocked when C >= 16 (a first layer with 3 input
-// channels reads NCHW and writes nChw16c), Z (the residual) and Y blocked, W and B plain (oneDNN
-// reorders constant weights into its own blocked layout once, when the plan is loaded).
+// channels reads NCHW and writes nChw16c), Z (the residual) and Y blocked, B plain, and constant
+// W in the blocked layout oneDNN's chosen convolution wants (OIhw16i16o, Ohwi16o, Goihw16g), so
+// the layout pass converts it at compile time and the kernel uses a plan's weights in place.
+// Runtime (non-constant) weights stay plain: no weight TransData ever runs.
 // Layout-agnostic (`follows`): pools, elementwise ops with f(0) = 0, channel Concat of
 // multiples of 16 channels — they run blocked only where that removes conversions.
 #include <string>
@@ -27,8 +29,14 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
     const Value* x = n.input(0);
     if (!x || x->shape.rank() != 4) return std::nullopt;
     const bool src_blocked = x->shape[1] >= kFormatC0;
-    if (!conv_supports_blocked(n, opset, src_blocked)) return std::nullopt;
+    const std::optional<Format> wf = conv_blocked_weight_format(n, opset, src_blocked);
+    if (!wf) return std::nullopt;
     if (src_blocked) f.inputs[0] = Format::NC1HWC0;
+    // Constant weights in oneDNN's choice (converted at compile time; NCHW when GE has no
+    // format for it); a constant already blocked keeps its format (the kernel reorders it).
+    const Value* w = n.input(1);
+    if (w->is_constant())
+      f.inputs[1] = (w->format == Format::ND || w->format == Format::NCHW) ? *wf : w->format;
     if (n.input(3)) f.inputs[3] = Format::NC1HWC0;
     return f;
   }

@@ -1,8 +1,10 @@
 // Format conversion: TransData's reference semantics (ge/sdk/layout.h). Index formulas: types.h.
 #include "ge/sdk/layout.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "ge/sdk/error.h"
 
@@ -12,7 +14,9 @@ namespace {
 bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
 
 /// Offset (in elements) of logical element (a,b,c,d) of a rank-4 shape in a blocked format.
-/// NC1HWC0: (n,c,h,w); FRACTAL_Z: (n=Cout, c=Cin, kh, kw).
+/// NC1HWC0: (n,c,h,w); weight formats: (n=O/Cout/G, c=I/Cin, h=kh, w=kw). Formulas: types.h
+/// (oneDNN's layouts after its docs "Understanding Memory Formats": the outer blocks in order,
+/// then the inner 16 or 16x16 block, innermost letter fastest).
 struct BlockedIndex {
   Format f;
   int64_t N, C, H, W, C1, N1;
@@ -21,7 +25,14 @@ struct BlockedIndex {
         N1((s[0] + kFormatC0 - 1) / kFormatC0) {}
   int64_t operator()(int64_t n, int64_t c, int64_t h, int64_t w) const {
     const int64_t c1 = c / kFormatC0, c0 = c % kFormatC0;
-    if (f == Format::NC1HWC0) return (((n * C1 + c1) * H + h) * W + w) * kFormatC0 + c0;
+    const int64_t n1 = n / kFormatC0, n0 = n % kFormatC0;
+    switch (f) {
+      case Format::NC1HWC0: return (((n * C1 + c1) * H + h) * W + w) * kFormatC0 + c0;
+      case Format::OIhw16i16o: return (((n1 * C1 + c1) * H + h) * W + w) * kFormatC0 * kFormatC0 + c0 * kFormatC0 + n0;
+      case Format::Ohwi16o: return (((n1 * H + h) * W + w) * C + c) * kFormatC0 + n0;
+      case Format::Goihw16g: return (((n1 * C + c) * H + h) * W + w) * kFormatC0 + n0;
+      default: break;
+    }
     // FRACTAL_Z: [C1*Kh*Kw, N1, N0, C0] (CANN's FRACTAL_Z for convolution weights).
     return (((c1 * H + h) * W + w) * N1 + n / kFormatC0) * kFormatC0 * kFormatC0 + (n % kFormatC0) * kFormatC0 + c0;
   }
@@ -46,7 +57,7 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   if (!can_convert_format(sf, df, src.shape().rank()))
     throw UnsupportedError("TransData: " + std::string(format_name(sf)) + " -> " + std::string(format_name(df)) +
                            " not supported for shape " + src.shape().str() +
-                           " (NCHW <-> NC1HWC0 and NCHW <-> FRACTAL_Z, rank 4)");
+                           " (NCHW <-> NC1HWC0 and NCHW <-> a weight format, rank 4)");
   const size_t es = dtype_size(src.dtype());
   if (src.nbytes() == dst.nbytes() && (sf == df || (plain(sf) && plain(df)))) {
     if (src.nbytes()) std::memcpy(dst.data(), src.data(), src.nbytes());
@@ -57,7 +68,36 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   const auto* s = static_cast<const unsigned char*>(src.data());
   auto* d = static_cast<unsigned char*>(dst.data());
   if (to_blocked) std::memset(d, 0, dst.nbytes());  // padding is zero (types.h)
-  int64_t plain_i = 0;
+  // Every format's offset is linear in (h, w) for a fixed (n, c): base(n, c) + h*sh + w*sw.
+  // Walking (h, w) with those strides and moving whole elements of their own width keeps a
+  // resnet50's worth of weights (25M floats) in tens of milliseconds at compile time.
+  const int64_t base0 = idx(0, 0, 0, 0);
+  const int64_t sh = idx.H > 1 ? idx(0, 0, 1, 0) - base0 : 0, sw = idx.W > 1 ? idx(0, 0, 0, 1) - base0 : 0;
+  // memcpy of a compile-time width: one load and one store, without aliasing the bytes as
+  // another type.
+  auto move = [&](auto width) {
+    constexpr size_t E = decltype(width)::value;
+    int64_t plain_i = 0;
+    for (int64_t n = 0; n < idx.N; ++n)
+      for (int64_t c = 0; c < idx.C; ++c) {
+        const int64_t base = idx(n, c, 0, 0);
+        for (int64_t h = 0; h < idx.H; ++h) {
+          const int64_t row = base + h * sh;
+          if (to_blocked)
+            for (int64_t w = 0; w < idx.W; ++w, ++plain_i) std::memcpy(d + (row + w * sw) * E, s + plain_i * E, E);
+          else
+            for (int64_t w = 0; w < idx.W; ++w, ++plain_i) std::memcpy(d + plain_i * E, s + (row + w * sw) * E, E);
+        }
+      }
+  };
+  switch (es) {
+    case 1: move(std::integral_constant<size_t, 1>{}); return;
+    case 2: move(std::integral_constant<size_t, 2>{}); return;
+    case 4: move(std::integral_constant<size_t, 4>{}); return;
+    case 8: move(std::integral_constant<size_t, 8>{}); return;
+    default: break;
+  }
+  int64_t plain_i = 0;  // any other element width
   for (int64_t n = 0; n < idx.N; ++n)
     for (int64_t c = 0; c < idx.C; ++c)
       for (int64_t h = 0; h < idx.H; ++h)

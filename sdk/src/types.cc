@@ -24,7 +24,8 @@ constexpr DtypeName kDtypeNames[] = {
     {DataType::Int32, "i32"},   {DataType::Int64, "i64"},   {DataType::UInt8, "u8"},
     {DataType::UInt16, "u16"},  {DataType::UInt32, "u32"},  {DataType::UInt64, "u64"},
     {DataType::Bool, "bool"},   {DataType::String, "string"}, {DataType::Undefined, "undef"}};
-constexpr std::string_view kFormatNames[] = {"ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ"};
+constexpr std::string_view kFormatNames[] = {"ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ",
+                                             "OIhw16i16o", "Ohwi16o",  "Goihw16g"};
 }  // namespace
 
 std::string_view dtype_name(DataType t) {
@@ -67,15 +68,23 @@ Format format_from_name(std::string_view name) {
   throw Error("unknown tensor format '" + std::string(name) + "'");
 }
 
-bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || f == Format::FRACTAL_Z; }
+bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || format_is_weight(f); }
+bool format_is_weight(Format f) {
+  return f == Format::FRACTAL_Z || f == Format::OIhw16i16o || f == Format::Ohwi16o || f == Format::Goihw16g;
+}
 
 std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f) {
   // Blocked formats are defined for rank-4 logical shapes only (types.h); any other rank is
   // stored unpadded here and refused by the kernels and the layout pass that would create it.
   if (!format_is_blocked(f) || d.size() != 4) return d;
   auto blocks = [](int64_t n) { return (n + kFormatC0 - 1) / kFormatC0; };
-  if (f == Format::NC1HWC0) return {d[0], blocks(d[1]), d[2], d[3], kFormatC0};
-  return {blocks(d[1]) * d[2] * d[3], blocks(d[0]), kFormatC0, kFormatC0};  // FRACTAL_Z
+  switch (f) {
+    case Format::NC1HWC0: return {d[0], blocks(d[1]), d[2], d[3], kFormatC0};
+    case Format::OIhw16i16o: return {blocks(d[0]), blocks(d[1]), d[2], d[3], kFormatC0, kFormatC0};
+    case Format::Ohwi16o: return {blocks(d[0]), d[2], d[3], d[1], kFormatC0};
+    case Format::Goihw16g: return {blocks(d[0]), d[1], d[2], d[3], kFormatC0};
+    default: return {blocks(d[1]) * d[2] * d[3], blocks(d[0]), kFormatC0, kFormatC0};  // FRACTAL_Z
+  }
 }
 
 int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f) {

@@ -1,7 +1,8 @@
 // Every shared model at O2 with the layout pass (the default manifest: [layout] format = "auto")
 // and without it (format = "NCHW"): both match the model's reference outputs, the TransData
 // nodes left at run time are counted and printed, and resnet50's inference runs no oneDNN
-// reorder beyond its TransData nodes (ONEDNN_VERBOSE, in a child gec process).
+// reorder beyond its TransData nodes (ONEDNN_VERBOSE, in a child gec process); loading its plan
+// reorders no convolution weight (they are stored in oneDNN's layouts, docs/layout.md).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -11,6 +12,9 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include <unistd.h>
 
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
@@ -153,6 +157,65 @@ TEST(LayoutModels, ResnetInferenceRunsNoReorderBeyondItsTransData) {
   o.opt_level = OptLevel::O2;
   core::compile_graph(*g, *env, o);
   EXPECT_LE(per_inference, layout::count_transdata(*g));
+}
+
+/// The stdout+stderr lines of `cmd`; ok = false when it fails.
+std::vector<std::string> output_lines(const std::string& cmd, bool& ok) {
+  std::vector<std::string> out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  ok = p != nullptr;
+  if (!p) return out;
+  std::array<char, 4096> buf;
+  std::string line;
+  while (fgets(buf.data(), buf.size(), p)) {
+    line += buf.data();
+    if (line.back() != '\n') continue;
+    out.push_back(line);
+    line.clear();
+  }
+  ok = pclose(p) == 0;
+  return out;
+}
+
+TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
+  fs::path model = shared_dir() / "models/resnet50/resnet50.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
+  const fs::path plan = fs::temp_directory_path() / ("ge_layout_r50_" + std::to_string(::getpid()) + ".gep");
+  bool ok = false;
+  output_lines(std::string(GE_GEC_PATH) + " compile " + model.string() + " -o " + plan.string() + " --quiet", ok);
+  ASSERT_TRUE(ok) << "gec compile failed";
+  // Load + warm-up + one timed run: two inferences.
+  std::vector<std::string> lines =
+      output_lines(std::string("ONEDNN_VERBOSE=1 ") + GE_GEC_PATH + " run " + plan.string() + " --threads 1 --iterations 1 -q", ok);
+  fs::remove(plan);
+  ASSERT_TRUE(ok) << "gec run failed";
+  int reorders = 0, conv_weight = 0, nchw16c_to_plain = 0;
+  for (const std::string& l : lines) {
+    if (l.find(",exec,") == std::string::npos || l.find(",reorder,") == std::string::npos) continue;
+    ++reorders;
+    // oneDNN's convolution weight layouts (OIhw16i16o, Ohwi16o, Goihw16g as 5-D Abcde16a): no
+    // activation is ever stored in them, so such a reorder is a weight reorder.
+    for (const char* t : {"blocked:ABcd16b16a", "blocked:Acdb16a", "blocked:Abcde16a"})
+      if (l.find(std::string("dst_f32::") + t) != std::string::npos ||
+          l.find(std::string("dst_f32:p:") + t) != std::string::npos)
+        ++conv_weight;
+    if (l.find("blocked:aBcd16b") != std::string::npos && l.find("dst_f32::blocked:abcd:") != std::string::npos)
+      ++nchw16c_to_plain;
+  }
+  auto env = env_with_layout("auto");
+  core::ImportOptions io;
+  std::unique_ptr<Graph> g = core::import_model(*env, model.string(), io);
+  core::CompileOptions o;
+  o.opt_level = OptLevel::O2;
+  core::compile_graph(*g, *env, o);
+  const int transdata = layout::count_transdata(*g);
+  std::printf("resnet50 plan load + 2 inferences: %d reorders, %d of conv weights, %d nChw16c->NCHW (TransData %d)\n",
+              reorders, conv_weight, nchw16c_to_plain, transdata);
+  EXPECT_EQ(conv_weight, 0);
+  // The TransData node(s) run once per inference; the one other reorder is the classifier
+  // Gemm's [1000, 2048] weights into oneDNN's inner-product layout (matmul.cc, once at load).
+  EXPECT_EQ(nchw16c_to_plain, 2 * transdata);
+  EXPECT_EQ(reorders, nchw16c_to_plain + 1);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The layout pass (plugins/layout) on text IR: the graph before and after, and equal outputs on
-// random inputs (relative L2 <= 1e-5: a blocked convolution may sum in another order).
+// random inputs (relative L2 <= 1e-5: a blocked convolution may sum in another order). Constant
+// conv weights become the layout oneDNN picks on an AVX-512 CPU (OIhw16i16o, Ohwi16o).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -49,12 +50,12 @@ TEST_F(LayoutPass, ConvChainRunsBlockedWithConversionsOnlyAtTheEdges) {
 })",
         R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,8,8]
-  const %w1: f32[32,16,3,3]
-  const %w2: f32[32,32,1,1]
+  const %w1_OIhw16i16o: f32[32,16,3,3]@OIhw16i16o
+  const %w2_OIhw16i16o: f32[32,32,1,1]@OIhw16i16o
   %x_NC1HWC0: f32[1,16,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
-  %c: f32[1,32,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1) {pads=[1,1,1,1]}
+  %c: f32[1,32,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o) {pads=[1,1,1,1]}
   %r: f32[1,32,8,8]@NC1HWC0 = Relu(%c)
-  %d: f32[1,32,8,8]@NC1HWC0 = Conv(%r, %w2)
+  %d: f32[1,32,8,8]@NC1HWC0 = Conv(%r, %w2_OIhw16i16o)
   %d_ND: f32[1,32,8,8] = ge.TransData(%d) {dst_format="ND", src_format="NC1HWC0"}
   %y: f32[1,2048] = Flatten(%d_ND)
   output %y
@@ -76,9 +77,9 @@ TEST_F(LayoutPass, StemConvReadsNchwAndPoolsFollowTheBlockedLayout) {
 })",
         R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,3,16,16]
-  const %w: f32[24,3,3,3]
   const %g: f32[10,24]
-  %c: f32[1,24,8,8]@NC1HWC0 = Conv(%x, %w) {pads=[1,1,1,1], strides=[2,2]}
+  const %w_Ohwi16o: f32[24,3,3,3]@Ohwi16o
+  %c: f32[1,24,8,8]@NC1HWC0 = Conv(%x, %w_Ohwi16o) {pads=[1,1,1,1], strides=[2,2]}
   %m: f32[1,24,4,4]@NC1HWC0 = MaxPool(%c) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[2,2]}
   %p: f32[1,24,1,1]@NC1HWC0 = GlobalAveragePool(%m)
   %p_ND: f32[1,24,1,1] = ge.TransData(%p) {dst_format="ND", src_format="NC1HWC0"}
@@ -104,13 +105,13 @@ TEST_F(LayoutPass, ResidualFusedConvTakesItsZBlockedAndReshapeStaysNchw) {
 })",
         R"(graph g opset(ai.onnx=13, ge=1) {
   input %x: f32[1,16,6,6]
-  const %w1: f32[16,16,3,3]
-  const %w2: f32[16,16,3,3]
   const %b: f32[16]
   const %shape: i64[2]
+  const %w1_OIhw16i16o: f32[16,16,3,3]@OIhw16i16o
+  const %w2_OIhw16i16o: f32[16,16,3,3]@OIhw16i16o
   %x_NC1HWC0: f32[1,16,6,6]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
-  %a: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%x_NC1HWC0, %w1, %b, _) {activation="Relu", pads=[1,1,1,1]}
-  %o: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%a, %w2, %b, %a) {activation="Relu", pads=[1,1,1,1]}
+  %a: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%x_NC1HWC0, %w1_OIhw16i16o, %b, _) {activation="Relu", pads=[1,1,1,1]}
+  %o: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%a, %w2_OIhw16i16o, %b, %a) {activation="Relu", pads=[1,1,1,1]}
   %o_ND: f32[1,16,6,6] = ge.TransData(%o) {dst_format="ND", src_format="NC1HWC0"}
   %s: f32[1,16,6,6] = Sigmoid(%o_ND)
   %y: f32[1,576] = Reshape(%s, %shape)

@@ -14,7 +14,8 @@
 namespace ge {
 
 /// True when convert_format supports src -> dst: identity, NCHW/ND <-> NC1HWC0 and
-/// NCHW/ND <-> FRACTAL_Z, for rank-4 logical shapes.
+/// NCHW/ND <-> a weight format (FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g), for rank-4 logical
+/// shapes. Two blocked formats convert through NCHW (two TransData / two calls).
 bool can_convert_format(Format src, Format dst, size_t rank);
 
 /// Copies `src` into `dst`, which has the same dtype and logical shape and is already allocated

@@ -55,17 +55,36 @@ bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
 ///  - FRACTAL_Z of logical weights [N(=Cout), C(=Cin), Kh, Kw] (CANN "FRACTAL_Z" format):
 ///    [C1*Kh*Kw, N1, N0, C0] with C1 = ceil(C / C0), N1 = ceil(N / N0), N0 = 16; element
 ///    (n,c,kh,kw) at (((c/C0*Kh + kh)*Kw + kw)*N1 + n/N0)*N0*C0 + (n%N0)*C0 + c%C0.
-enum class Format : int32_t { ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5 };
+///
+/// oneDNN's own blocked convolution-weight layouts (fp32 AVX-512 convolutions on nChw16c choose
+/// them; source: oneDNN docs "Understanding Memory Formats" and dnnl_types.h format tags). Logical
+/// weights [O(=Cout), I(=Cin/group), Kh, Kw], O1 = ceil(O / 16), I1 = ceil(I / 16); padding zero:
+///  - OIhw16i16o (oneDNN ABcd16b16a, most convolutions): [O1, I1, Kh, Kw, 16i, 16o]; element
+///    (o,i,kh,kw) at (((o/16*I1 + i/16)*Kh + kh)*Kw + kw)*256 + (i%16)*16 + o%16.
+///  - Ohwi16o (oneDNN Acdb16a, a first layer on a plain NCHW source): [O1, Kh, Kw, I, 16o];
+///    element at (((o/16*Kh + kh)*Kw + kw)*I + i)*16 + o%16 (I is not padded).
+///  - Goihw16g (oneDNN Goihw16g with one output channel per group, i.e. depthwise; the logical
+///    O axis is the group axis G): [G1, I, Kh, Kw, 16g]; element (g,i,kh,kw) at
+///    (((g/16*I + i)*Kh + kh)*Kw + kw)*16 + g%16 (I is not padded).
+enum class Format : int32_t {
+  ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5,
+  OIhw16i16o = 6, Ohwi16o = 7, Goihw16g = 8,
+};
+/// The largest Format value (plan files refuse anything above it).
+constexpr Format kFormatLast = Format::Goihw16g;
 std::string_view format_name(Format f);
 /// Inverse of format_name; throws ge::Error on an unknown name.
 Format format_from_name(std::string_view name);
-/// True for the padded blocked formats NC1HWC0 and FRACTAL_Z (rank-4 logical shapes only).
+/// True for the padded blocked formats NC1HWC0, FRACTAL_Z and the weight formats below
+/// (rank-4 logical shapes only).
 bool format_is_blocked(Format f);
+/// True for the blocked convolution-weight formats FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g.
+bool format_is_weight(Format f);
 /// C0, the channel block of NC1HWC0 / FRACTAL_Z: 16 (fp32 on the CPU backend = oneDNN's
 /// nChw16c; fp16 on Ascend's Cube unit). Also N0 of FRACTAL_Z.
 constexpr int64_t kFormatC0 = 16;
-/// Physical dims of a blocked format for a logical rank-4 shape ([N,C1,H,W,C0] or
-/// [C1*Kh*Kw,N1,N0,C0]); the logical dims for every other format, and for a blocked format with
+/// Physical dims of a blocked format for a logical rank-4 shape ([N,C1,H,W,C0],
+/// [C1*Kh*Kw,N1,N0,C0], [O1,I1,Kh,Kw,16,16], [O1,Kh,Kw,I,16], [G1,I,Kh,Kw,16]); the logical dims for every other format, and for a blocked format with
 /// a logical rank other than 4 (the layout pass and the kernels never create such a value).
 std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& logical, Format f);
 /// Number of stored elements (padding included) of a logical shape in format f.
