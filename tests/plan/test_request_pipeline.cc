@@ -119,6 +119,10 @@ TEST(RequestPipeline, GecRunRequestsReportsThroughputAndChecksEveryRequest) {
   EXPECT_EQ(q["check"]["ok"], true);
   EXPECT_EQ(q["check"]["failed"], 0);
   EXPECT_TRUE(q["sequential"].contains("threads_2") && q["sequential"].contains("threads_1"));
+  // The baseline is one stream with every thread in its kernels, not the pipeline's split.
+  EXPECT_EQ(q["sequential"]["threads_2"]["stages"], 1);
+  EXPECT_EQ(q["sequential"]["threads_2"]["threads_per_worker"], 2);
+  EXPECT_EQ(q["sequential"]["threads_1"]["threads_per_worker"], 1);
   EXPECT_GT(q["pipeline_over_sequential"].get<double>(), 0);
   EXPECT_GT(q["sequential_threads_speedup"].get<double>(), 0);
 }
