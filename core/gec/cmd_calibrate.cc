@@ -7,9 +7,9 @@
 //   mem_gbps_1t / _nt     Add of two 1 Mi-float tensors (12 MiB moved), 1 and N threads
 // (each op's output feeds a ReduceMean so it lives in the arena; the op's own step is timed)
 //   launch_us             a chain of 64 Relu on 16 floats: time per node
-//   efficiency[class]     roofline time / (measured − launch), median over the class's benchmarks,
-//                         geometric mean of 1 and N threads; clamped to [0.02, 4] (above 1: the
-//                         operands stay in cache, faster than the DRAM bandwidth measured above)
+//   efficiency[class]     roofline time / (measured − launch) at 1 thread, median over the class's
+//   efficiency_nt[class]  benchmarks; the same at N threads; clamped to [0.02, 4] (above 1: the
+//                         operands stay in cache, faster than the bandwidth measured above)
 //   event_us              half a round trip of a condition-variable hand-off between two threads
 #include <algorithm>
 #include <chrono>
@@ -24,6 +24,7 @@
 #include "ge/core/calibration.h"
 #include "ge/core/importer.h"
 #include "ge/core/profiler.h"
+#include "ge/sdk/error.h"
 
 namespace gec {
 
@@ -49,12 +50,25 @@ ge::Value* weights(ge::Graph& g, const std::string& name, ge::Shape s, uint32_t 
 /// One node "op" of type `op` reading graph inputs of the shapes `ins` and constants of the shapes
 /// `consts`. Its output feeds a ReduceMean to a scalar, so that it lives in the arena as model
 /// intermediates do (a graph output would be allocated, and page-faulted, on every run).
+/// With `after_conv`, every 4-D input is first produced by a 1×1 Conv ("pre<i>"), so that the op
+/// runs in the layout a CNN runs it in (the layout pass makes a Conv's output NC1HWC0 and pools,
+/// elementwise ops and Concat follow it; on a graph input they would read NCHW).
 std::unique_ptr<ge::Graph> single_op(const std::string& op, std::vector<ge::Shape> ins, std::vector<ge::Shape> consts,
-                                     ge::Attributes attrs = {}) {
+                                     ge::Attributes attrs = {}, bool after_conv = false) {
   auto g = std::make_unique<ge::Graph>("calibrate_" + op);
   g->opsets[""] = 17;
   std::vector<ge::Value*> vs;
-  for (size_t i = 0; i < ins.size(); ++i) vs.push_back(g->add_input("x" + std::to_string(i), ge::DataType::Float32, ins[i]));
+  for (size_t i = 0; i < ins.size(); ++i) {
+    ge::Value* x = g->add_input("x" + std::to_string(i), ge::DataType::Float32, ins[i]);
+    if (after_conv && ins[i].rank() == 4) {
+      const int64_t c = ins[i][1];
+      ge::Value* w = weights(*g, "pre_w" + std::to_string(i), ge::Shape{c, c, 1, 1}, static_cast<uint32_t>(100 + i));
+      ge::Value* y = g->add_value("pre_y" + std::to_string(i));
+      g->add_node("Conv", "pre" + std::to_string(i), {x, w}, {y});
+      x = y;
+    }
+    vs.push_back(x);
+  }
   for (size_t i = 0; i < consts.size(); ++i) vs.push_back(weights(*g, "w" + std::to_string(i), consts[i], static_cast<uint32_t>(i + 1)));
   ge::Value* y = g->add_value("y");
   g->add_node(op, "op", vs, {y}, std::move(attrs));
@@ -84,8 +98,16 @@ struct Measured {
   std::shared_ptr<ge::Graph> graph;
 };
 
-/// Median µs of the first step (the benchmarked op; `whole`: of a whole run) of `g` compiled at
-/// `level` with `threads` threads.
+/// The step of the benchmarked node "op" after compilation (not a TransData the layout pass put
+/// before it, nor the "pre" convolutions or the "sink").
+size_t op_step(const ge::core::Executable& exe) {
+  for (size_t i = 0; i < exe.num_kernels(); ++i)
+    if (exe.step_node(i).name() == "op") return i;
+  throw ge::Error("calibrate: the benchmarked node 'op' has no kernel step after compilation");
+}
+
+/// Median µs of the benchmarked node's step (`whole`: of a whole run) of `g` compiled at `level`
+/// with `threads` threads.
 Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& env, int threads,
                     const char* level = "O2", bool whole = false) {
   const ge::core::ImportOptions io;
@@ -93,12 +115,15 @@ Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& e
   ge::core::CompileOptions o = ge::core::CompileOptions::from_manifest(env.manifest);
   o.opt_level = ge::opt_level_from_name(level);
   o.threads = threads;
+  // One op is measured: no fusion rule may merge it with the "pre" convolutions or the sink.
+  for (auto& [rule, plugin] : env.fusion_rules) o.disabled.push_back(rule->info().name);
   ge::core::compile_graph(*g, env, o);
   std::shared_ptr<ge::Graph> sg = std::move(g);
   ge::core::Executable exe(sg, env, ge::core::ExecOptions{o.backend, threads});
   std::vector<ge::Tensor> in = random_inputs(*sg, 1);
   exe.run(in);
   exe.run(in);
+  const size_t step = whole ? 0 : op_step(exe);
   std::vector<double> t;
   ge::core::StepTimes steps;
   ge::core::RunOptions ro{whole ? nullptr : &steps};
@@ -109,7 +134,7 @@ Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& e
     if (whole)
       t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
     else
-      t.push_back(static_cast<double>(steps.steps.at(0).end_ns - steps.steps.at(0).start_ns) / 1e3);
+      t.push_back(static_cast<double>(steps.steps.at(step).end_ns - steps.steps.at(step).start_ns) / 1e3);
   }
   std::sort(t.begin(), t.end());
   return {t[t.size() / 2], sg};
@@ -191,7 +216,20 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
          return single_op("Conv", {{1, 144, 56, 56}}, {{144, 1, 3, 3}},
                           attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}, {"group", int64_t{144}}}));
        }},
+      {"conv1x1 g4 112->112 @28", "grouped",
+       [&] { return single_op("Conv", {{1, 112, 28, 28}}, {{112, 28, 1, 1}}, attrs({{"group", int64_t{4}}})); }},
+      {"conv1x1 g3 240->240 @28", "grouped",
+       [&] { return single_op("Conv", {{1, 240, 28, 28}}, {{240, 80, 1, 1}}, attrs({{"group", int64_t{3}}})); }},
+      {"conv3x3 g8 128->128 @28", "grouped",
+       [&] {
+         return single_op("Conv", {{1, 128, 28, 28}}, {{128, 16, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"group", int64_t{8}}}));
+       }},
       {"relu 1M", "elementwise", [&] { return single_op("Relu", {{1 << 20}}, {}); }},
+      {"add 64x56x56 NC1HWC0", "elementwise",
+       [&] { return single_op("Add", {{1, 64, 56, 56}, {1, 64, 56, 56}}, {}, {}, true); }},
+      {"maxpool 3x3/2 64@112 NC1HWC0", "reduce",
+       [&] { return single_op("MaxPool", {{1, 64, 112, 112}}, {}, attrs({{"kernel_shape", V{3, 3}}, {"strides", V{2, 2}}}), true); }},
+      {"globalavgpool 512@7 NC1HWC0", "reduce", [&] { return single_op("GlobalAveragePool", {{1, 512, 7, 7}}, {}, {}, true); }},
       {"add 256K", "elementwise", [&] { return single_op("Add", {{1 << 18}, {1 << 18}}, {}); }},
       {"sigmoid 256K", "elementwise", [&] { return single_op("Sigmoid", {{1 << 18}}, {}); }},
       {"maxpool 3x3/2 @112", "reduce",
@@ -207,31 +245,33 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
   ideal.launch_us = 0;
   for (auto& [k, v] : ideal.efficiency) v = 1.0;
   ge::RooflineCostModel roof(ideal);
-  std::map<std::string, std::vector<double>> per_class;
+  std::map<std::string, std::vector<double>> per_class, per_class_nt;
   for (const Bench& b : benches) {
     double e[2];
     int ts[2] = {1, n};
     for (int i = 0; i < 2; ++i) {
       Measured m = time_graph(b.build(), *env, ts[i]);
-      const ge::Node* node = nullptr;
-      for (const ge::Node* x : m.graph->nodes())
-        if (x->name() != "sink" && !node) node = x;  // the benchmarked op (after compilation)
+      const ge::Node* node = m.graph->find_node("op");  // the benchmarked op (after compilation)
       const double ideal_us = node ? roof.node_us(*node, ts[i]) : 0;
       e[i] = ideal_us / std::max(0.05, m.us - c.launch_us);
       std::printf("  %-24s %-12s %2d thread(s) %9.1f us  roofline %9.1f us  efficiency %.2f\n", b.name.c_str(),
                   b.cls.c_str(), ts[i], m.us, ideal_us, e[i]);
     }
-    per_class[b.cls].push_back(std::sqrt(e[0] * e[1]));
+    per_class[b.cls].push_back(e[0]);
+    per_class_nt[b.cls].push_back(e[1]);
   }
-  for (auto& [cls, v] : per_class) {
+  auto median_clamped = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
-    c.efficiency[cls] = std::clamp(v[v.size() / 2], 0.02, 4.0);
-  }
+    return std::clamp(v[v.size() / 2], 0.02, 4.0);
+  };
+  for (auto& [cls, v] : per_class) c.efficiency[cls] = median_clamped(v);
+  for (auto& [cls, v] : per_class_nt) c.efficiency_nt[cls] = median_clamped(v);
   c.calibrated = true;
   c.source = path;
   ge::core::save_calibration(c, path);
-  std::printf("efficiency:");
-  for (auto& [k, v] : c.efficiency) std::printf(" %s %.2f", k.c_str(), v);
+  std::printf("efficiency (1 thread / %d threads):", n);
+  for (auto& [k, v] : c.efficiency)
+    std::printf(" %s %.2f/%.2f", k.c_str(), v, c.efficiency_nt.count(k) ? c.efficiency_nt[k] : v);
   std::printf("\nwritten to %s\n", path.c_str());
   return 0;
 }

@@ -57,12 +57,15 @@ MachineCeilings load_calibration(const std::string& path) {
   double t = c.threads_nt;
   num("threads_nt", t);
   c.threads_nt = static_cast<int>(t);
-  if (j.contains("efficiency")) {
-    if (!j["efficiency"].is_object()) throw Error("calibration file '" + path + "': field 'efficiency' must be an object");
-    for (auto& [k, v] : j["efficiency"].items()) {
+  for (const char* field : {"efficiency", "efficiency_nt"}) {
+    if (!j.contains(field)) continue;
+    if (!j[field].is_object())
+      throw Error("calibration file '" + path + "': field '" + field + "' must be an object");
+    std::map<std::string, double>& to = std::string(field) == "efficiency" ? c.efficiency : c.efficiency_nt;
+    for (auto& [k, v] : j[field].items()) {
       if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 4)
-        throw Error("calibration file '" + path + "': efficiency." + k + " must be a number in (0, 4]");
-      c.efficiency[k] = v.get<double>();
+        throw Error("calibration file '" + path + "': " + field + "." + k + " must be a number in (0, 4]");
+      to[k] = v.get<double>();
     }
   }
   c.calibrated = true;
@@ -75,7 +78,7 @@ void save_calibration(const MachineCeilings& c, const std::string& path) {
   nlohmann::json j = {{"gemm_gflops_1t", c.gemm_gflops_1t}, {"gemm_gflops_nt", c.gemm_gflops_nt},
                       {"threads_nt", c.threads_nt},         {"mem_gbps_1t", c.mem_gbps_1t},
                       {"mem_gbps_nt", c.mem_gbps_nt},       {"launch_us", c.launch_us},
-                      {"event_us", c.event_us},             {"efficiency", c.efficiency},
+                      {"event_us", c.event_us},             {"efficiency", c.efficiency}, {"efficiency_nt", c.efficiency_nt},
                       {"machine", cpu_model_name()}};
   std::time_t now = std::time(nullptr);
   char buf[32];

@@ -97,7 +97,12 @@ std::string op_class(const Node& n) {
   const std::string& op = n.op_type();
   // Grouped convolutions (depthwise: one input channel per group) do a few MACs per loaded
   // byte and reach a small fraction of the GEMM ceiling: a class of their own.
-  if ((op == "Conv" || op == "FusedConv") && n.attrs.get_int("group", 1) > 1) return "depthwise";
+  if ((op == "Conv" || op == "FusedConv") && n.attrs.get_int("group", 1) > 1) {
+    const Value* x = n.input(0);
+    const int64_t g = n.attrs.get_int("group", 1);
+    const bool depthwise = x && x->shape.rank() >= 2 && x->shape[1] == g;
+    return depthwise ? "depthwise" : "grouped";
+  }
   if (gemm.count(op)) return "gemm";
   if (view.count(op)) return "view";
   if (reduce.count(op) || op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return "reduce";
@@ -123,14 +128,20 @@ double RooflineCostModel::gbps(int threads) const {
   return scaled(c_.mem_gbps_1t, c_.mem_gbps_nt, c_.threads_nt, threads);
 }
 
+double RooflineCostModel::efficiency(const std::string& cls, int threads) const {
+  auto it = c_.efficiency.find(cls);
+  const double e1 = it != c_.efficiency.end() && it->second > 0 ? it->second : 0.3;
+  auto nt = c_.efficiency_nt.find(cls);
+  if (nt == c_.efficiency_nt.end() || nt->second <= 0) return e1;
+  return scaled(e1, nt->second, c_.threads_nt, threads);
+}
+
 double RooflineCostModel::node_us(const Node& n, int threads) const {
   const std::string cls = op_class(n);
   if (cls == "view") return 0;
   const double compute_ns = node_flops(n) / gflops(threads);
   const double memory_ns = static_cast<double>(node_bytes(n)) / gbps(threads);
-  auto it = c_.efficiency.find(cls);
-  const double eff = it != c_.efficiency.end() && it->second > 0 ? it->second : 0.3;
-  return c_.launch_us + std::max(compute_ns, memory_ns) / eff / 1000.0;
+  return c_.launch_us + std::max(compute_ns, memory_ns) / efficiency(cls, threads) / 1000.0;
 }
 
 }  // namespace ge

@@ -7,7 +7,10 @@
 // Latency of a node at t threads (Williams, Waterman & Patterson, "Roofline: an insightful visual
 // performance model for multicore architectures", CACM 52(4), 2009):
 //
-//   node_us(n, t) = launch_us + max(flops / P(t), bytes / B(t)) / efficiency[class(n)]
+//   node_us(n, t) = launch_us + max(flops / P(t), bytes / B(t)) / E(class(n), t)
+//   E(c, t)       = efficiency[c] · min(t, threads_nt)^e,  e = ln(efficiency_nt[c] / efficiency[c]) / ln(threads_nt)
+//                   (efficiency at one thread, and at threads_nt threads: small ops scale worse
+//                   with threads than the GEMM ceiling does; without efficiency_nt[c], E = efficiency[c])
 //   P(t) = gemm_gflops_1t · min(t, threads_nt)^a,  a = ln(gemm_gflops_nt / gemm_gflops_1t) / ln(threads_nt)
 //   B(t) = mem_gbps_1t    · min(t, threads_nt)^b,  b = ln(mem_gbps_nt / mem_gbps_1t) / ln(threads_nt)
 //
@@ -32,7 +35,8 @@ double node_flops(const Node& n);
 /// Bytes of the node's inputs and outputs.
 uint64_t node_bytes(const Node& n);
 
-/// Op class of a node for the cost model: "depthwise" (Conv with group > 1), "gemm" (Conv,
+/// Op class of a node for the cost model: "depthwise" (Conv with one input channel per group),
+/// "grouped" (other Conv with group > 1), "gemm" (Conv,
 /// MatMul, Gemm, fused forms, Attention),
 /// "elementwise", "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies: Transpose,
 /// Concat, Gather, Slice, …), "view" (no kernel runs) or "other".
@@ -49,9 +53,13 @@ struct MachineCeilings {
   double mem_gbps_nt = 30;     ///< at threads_nt threads
   double launch_us = 2;        ///< per kernel: dispatch, argument binding, primitive lookup
   double event_us = 5;         ///< one cross-stream event (record on one thread, wait on another)
-  /// Fraction of the roofline time a class of op reaches (1 = at the ceiling).
-  std::map<std::string, double> efficiency = {
-      {"gemm", 0.8}, {"depthwise", 0.2}, {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4}, {"other", 0.3}};
+  /// Fraction of the roofline time a class of op reaches at one thread (1 = at the ceiling).
+  std::map<std::string, double> efficiency = {{"gemm", 0.8},   {"depthwise", 0.2}, {"grouped", 0.2},
+                                              {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4},
+                                              {"other", 0.3}};
+  /// The same at threads_nt threads (measured by `gec calibrate`); a class without an entry uses
+  /// `efficiency` at every thread count.
+  std::map<std::string, double> efficiency_nt;
   bool calibrated = false;
   std::string source = "defaults";  ///< calibration file, or "defaults"
 };
@@ -78,6 +86,8 @@ class RooflineCostModel final : public CostModel {
   /// P(t) in GFLOP/s and B(t) in GB/s (formulas above).
   double gflops(int threads) const;
   double gbps(int threads) const;
+  /// E(class, t) above.
+  double efficiency(const std::string& cls, int threads) const;
 
  private:
   MachineCeilings c_;
