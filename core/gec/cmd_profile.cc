@@ -106,8 +106,8 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
       if (!out) throw ge::Error("cannot write '" + po.trace + "'");
     }
     std::rename(tmp.c_str(), po.trace.c_str());
-    std::printf("trace: %s (%zu spans on 1 stream track; open in Perfetto or chrome://tracing)\n", po.trace.c_str(),
-                p.nodes.size() * p.runs.size());
+    std::printf("trace: %s (%zu spans on %d stream track%s; open in Perfetto or chrome://tracing)\n", po.trace.c_str(),
+                p.nodes.size() * p.runs.size(), exe.streams(), exe.streams() == 1 ? "" : "s");
   }
   if (!po.json.empty() || !common.report.empty()) {
     nlohmann::json r = make_report(model, c);
