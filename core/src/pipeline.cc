@@ -52,6 +52,19 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx) {
   return changed;
 }
 
+/// Whether the rule matches anywhere (pattern and legality check only, no rewrite). Most rules
+/// match nothing on a given graph; the pass manager then skips the backup copy it makes before a
+/// unit that may change the graph (a whole-graph clone per rule dominated large compiles).
+bool rule_matches_somewhere(const FusionRule& rule, Graph& g, const HostPassContext& ctx) {
+  const std::vector<std::string> anchors = rule.anchor_ops();
+  for (Node* n : g.nodes()) {
+    if (std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
+    Match m;
+    if (rule.match(*n, ctx, m)) return true;
+  }
+  return false;
+}
+
 void check_names(const Environment& env, const CompileOptions& o) {
   std::set<std::string> known;
   for (auto& [p, src] : env.passes) known.insert(p->info().name);
@@ -134,6 +147,8 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     OptLevel min_level;
     NumericsEffect numerics;
     std::function<bool(Graph&)> run;
+    /// When set and false, the unit cannot change the graph: it is recorded as run, unchanged.
+    std::function<bool(Graph&)> may_change = nullptr;
   };
   std::vector<Unit> units;
   std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> rules = env.fusion_rules;
@@ -142,7 +157,8 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
   for (auto& [r, src] : rules) {
     FusionRuleInfo i = r->info();
     FusionRule* rule = r.get();
-    units.push_back({i.name, Stage::Fusion, i.min_level, i.numerics, [rule, &ctx](Graph& gr) { return apply_rule(*rule, gr, ctx); }});
+    units.push_back({i.name, Stage::Fusion, i.min_level, i.numerics, [rule, &ctx](Graph& gr) { return apply_rule(*rule, gr, ctx); },
+                     [rule, &ctx](Graph& gr) { return rule_matches_somewhere(*rule, gr, ctx); }});
   }
   for (auto& [p, src] : env.passes) {
     PassInfo i = p->info();
@@ -175,8 +191,16 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
       result.passes.push_back(rec);
       continue;
     }
-    std::unique_ptr<Graph> backup = g.clone();
     auto t0 = Clock::now();
+    const bool print_this =
+        print_all || std::find(opts.print_after.begin(), opts.print_after.end(), u.name) != opts.print_after.end();
+    if (u.may_change && !u.may_change(g)) {
+      rec.ms = ms_since(t0);
+      result.passes.push_back(rec);
+      if (print_this) print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
+      continue;
+    }
+    std::unique_ptr<Graph> backup = g.clone();
     try {
       rec.changed = u.run(g);
       if (opts.verify_each) verify_graph_or_throw(g, &env.ops);
@@ -195,7 +219,7 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     rec.ms = ms_since(t0);
     rec.nodes_after = g.num_nodes();
     result.passes.push_back(rec);
-    if (print_all || std::find(opts.print_after.begin(), opts.print_after.end(), u.name) != opts.print_after.end())
+    if (print_this)
       print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
   }
   stage_done();

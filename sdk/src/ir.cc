@@ -201,27 +201,38 @@ void Graph::set_node_order(const std::vector<Node*>& order) {
 }
 
 std::unique_ptr<Graph> Graph::clone() const {
+  // The pass manager clones before every pass (to restore on failure), so this is on the compile
+  // path of every graph: values are mapped by pointer, not looked up by name, and the name
+  // indexes are sized once.
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;
   g->arena_bytes = arena_bytes;
   g->schedule = schedule;
   g->name_counter_ = name_counter_;
+  g->value_index_.reserve(values_.size());
+  g->node_index_.reserve(nodes_.size());
+  std::unordered_map<const Value*, Value*> map;
+  map.reserve(values_.size());
   for (auto& v : values_) {
     Value* c = g->add_value(v->name(), v->dtype, v->shape);
     c->format = v->format;
     c->data = v->data;
     c->arena_offset = v->arena_offset;
+    map.emplace(v.get(), c);
   }
-  for (Value* v : inputs_) g->mark_input(g->find_value(v->name()));
+  auto to = [&](const Value* v) -> Value* { return v ? map.at(v) : nullptr; };
+  for (Value* v : inputs_) g->mark_input(to(v));
   for (auto& n : nodes_) {
     std::vector<Value*> ins, outs;
-    for (Value* v : n->inputs_) ins.push_back(v ? g->find_value(v->name()) : nullptr);
-    for (Value* v : n->outputs_) outs.push_back(v ? g->find_value(v->name()) : nullptr);
-    Node* c = g->add_node(n->op_type_, n->name_, ins, outs, n->attrs, n->domain_);
+    ins.reserve(n->inputs_.size());
+    outs.reserve(n->outputs_.size());
+    for (Value* v : n->inputs_) ins.push_back(to(v));
+    for (Value* v : n->outputs_) outs.push_back(to(v));
+    Node* c = g->add_node(n->op_type_, n->name_, std::move(ins), std::move(outs), n->attrs, n->domain_);
     c->stream = n->stream;
     c->pipeline_stage = n->pipeline_stage;
   }
-  for (Value* v : outputs_) g->mark_output(g->find_value(v->name()));
+  for (Value* v : outputs_) g->mark_output(to(v));
   return g;
 }
 
