@@ -216,10 +216,14 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
          return single_op("Conv", {{1, 144, 56, 56}}, {{144, 1, 3, 3}},
                           attrs({{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}, {"group", int64_t{144}}}));
        }},
-      {"conv1x1 g4 112->112 @28", "grouped",
+      {"conv1x1 g4 112->112 @28", "grouped_unaligned",
        [&] { return single_op("Conv", {{1, 112, 28, 28}}, {{112, 28, 1, 1}}, attrs({{"group", int64_t{4}}})); }},
       {"conv1x1 g3 240->240 @28", "grouped",
        [&] { return single_op("Conv", {{1, 240, 28, 28}}, {{240, 80, 1, 1}}, attrs({{"group", int64_t{3}}})); }},
+      {"conv1x1 g4 72->72 @28", "grouped_unaligned",
+       [&] { return single_op("Conv", {{1, 72, 28, 28}}, {{72, 18, 1, 1}}, attrs({{"group", int64_t{4}}})); }},
+      {"conv1x1 g2 100->100 @14", "grouped_unaligned",
+       [&] { return single_op("Conv", {{1, 100, 14, 14}}, {{100, 50, 1, 1}}, attrs({{"group", int64_t{2}}})); }},
       {"conv3x3 g8 128->128 @28", "grouped",
        [&] {
          return single_op("Conv", {{1, 128, 28, 28}}, {{128, 16, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"group", int64_t{8}}}));

@@ -101,7 +101,11 @@ std::string op_class(const Node& n) {
     const Value* x = n.input(0);
     const int64_t g = n.attrs.get_int("group", 1);
     const bool depthwise = x && x->shape.rank() >= 2 && x->shape[1] == g;
-    return depthwise ? "depthwise" : "grouped";
+    if (depthwise) return "depthwise";
+    // Blocked (16-channel) kernels need whole blocks per group; other group widths take oneDNN's
+    // slower paths (reorders inside the convolution), a class of their own.
+    const int64_t per_group = x && x->shape.rank() >= 2 ? x->shape[1] / g : 0;
+    return per_group % 16 == 0 ? "grouped" : "grouped_unaligned";
   }
   if (gemm.count(op)) return "gemm";
   if (view.count(op)) return "view";
