@@ -35,7 +35,22 @@ using Clock = std::chrono::steady_clock;
 struct Bench {
   std::string name, cls;
   std::function<std::unique_ptr<ge::Graph>()> build;
+  /// The node to time: "op", or (when set) the first node of this op type after compilation —
+  /// e.g. the TransData the layout pass puts before a Conv on a graph input.
+  std::string op_type = "";
+  /// Evict the caches before every timed run: in a batch-1 model a classifier's weights are read
+  /// once per inference, after the rest of the network has pushed them out of the caches;
+  /// repeating the op alone would time it cache-hot.
+  bool cold = false;
 };
+
+/// The benchmarked node of a compiled benchmark graph (see Bench::op_type).
+const ge::Node* bench_node(const ge::Graph& g, const std::string& op_type) {
+  if (op_type.empty()) return g.find_node("op");
+  for (const ge::Node* n : g.nodes())
+    if (n->op_type() == op_type) return n;
+  return nullptr;
+}
 
 ge::Value* weights(ge::Graph& g, const std::string& name, ge::Shape s, uint32_t seed) {
   ge::Tensor t = ge::Tensor::allocate(ge::DataType::Float32, s);
@@ -100,16 +115,27 @@ struct Measured {
 
 /// The step of the benchmarked node "op" after compilation (not a TransData the layout pass put
 /// before it, nor the "pre" convolutions or the "sink").
-size_t op_step(const ge::core::Executable& exe) {
+size_t op_step(const ge::core::Executable& exe, const std::string& op_type) {
+  const ge::Node* target = bench_node(exe.graph(), op_type);
   for (size_t i = 0; i < exe.num_kernels(); ++i)
-    if (exe.step_node(i).name() == "op") return i;
-  throw ge::Error("calibrate: the benchmarked node 'op' has no kernel step after compilation");
+    if (&exe.step_node(i) == target) return i;
+  throw ge::Error("calibrate: the benchmarked node (" + (op_type.empty() ? std::string("'op'") : op_type) +
+                  ") has no kernel step after compilation");
 }
 
 /// Median µs of the benchmarked node's step (`whole`: of a whole run) of `g` compiled at `level`
 /// with `threads` threads.
+/// Writes and reads a buffer larger than the last-level cache.
+void evict_caches() {
+  static std::vector<uint64_t> junk(size_t{64} << 20 >> 3);
+  uint64_t acc = 0;
+  for (size_t i = 0; i < junk.size(); i += 8) acc += junk[i] += i;
+  if (acc == 42) std::fprintf(stderr, " ");  // keeps the loop from being optimized away
+}
+
 Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& env, int threads,
-                    const char* level = "O2", bool whole = false) {
+                    const char* level = "O2", bool whole = false, const std::string& op_type = "",
+                    bool cold = false) {
   const ge::core::ImportOptions io;
   ge::core::propagate_shapes(*g, env, io);
   ge::core::CompileOptions o = ge::core::CompileOptions::from_manifest(env.manifest);
@@ -123,12 +149,13 @@ Measured time_graph(std::unique_ptr<ge::Graph> g, const ge::core::Environment& e
   std::vector<ge::Tensor> in = random_inputs(*sg, 1);
   exe.run(in);
   exe.run(in);
-  const size_t step = whole ? 0 : op_step(exe);
+  const size_t step = whole ? 0 : op_step(exe, op_type);
   std::vector<double> t;
   ge::core::StepTimes steps;
   ge::core::RunOptions ro{whole ? nullptr : &steps};
   auto t_all = Clock::now();
   while (t.size() < 5 || (t.size() < 200 && std::chrono::duration<double>(Clock::now() - t_all).count() < 0.4)) {
+    if (cold) evict_caches();
     auto t0 = Clock::now();
     exe.run(in, ro);
     if (whole)
@@ -228,6 +255,14 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
        [&] {
          return single_op("Conv", {{1, 128, 28, 28}}, {{128, 16, 3, 3}}, attrs({{"pads", V{1, 1, 1, 1}}, {"group", int64_t{8}}}));
        }},
+      {"matmul 1x2048 . 2048x512 cold", "gemv", [&] { return single_op("MatMul", {{1, 2048}}, {{2048, 512}}); }, "", true},
+      {"matmul 1x1024 . 1024x2048 cold", "gemv", [&] { return single_op("MatMul", {{1, 1024}}, {{1024, 2048}}); }, "", true},
+      {"transdata 48x28x28", "transdata",
+       [&] { return single_op("Conv", {{1, 48, 28, 28}}, {{48, 48, 1, 1}}); }, "TransData"},
+      {"transdata 44x28x28 (C padded)", "transdata",
+       [&] { return single_op("Conv", {{1, 44, 28, 28}}, {{44, 44, 1, 1}}); }, "TransData"},
+      {"transdata 88x14x14 (C padded)", "transdata",
+       [&] { return single_op("Conv", {{1, 88, 14, 14}}, {{88, 88, 1, 1}}); }, "TransData"},
       {"relu 1M", "elementwise", [&] { return single_op("Relu", {{1 << 20}}, {}); }},
       {"add 64x56x56 NC1HWC0", "elementwise",
        [&] { return single_op("Add", {{1, 64, 56, 56}, {1, 64, 56, 56}}, {}, {}, true); }},
@@ -254,8 +289,8 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
     double e[2];
     int ts[2] = {1, n};
     for (int i = 0; i < 2; ++i) {
-      Measured m = time_graph(b.build(), *env, ts[i]);
-      const ge::Node* node = m.graph->find_node("op");  // the benchmarked op (after compilation)
+      Measured m = time_graph(b.build(), *env, ts[i], "O2", false, b.op_type, b.cold);
+      const ge::Node* node = bench_node(*m.graph, b.op_type);  // the benchmarked op (after compilation)
       const double ideal_us = node ? roof.node_us(*node, ts[i]) : 0;
       e[i] = ideal_us / std::max(0.05, m.us - c.launch_us);
       std::printf("  %-24s %-12s %2d thread(s) %9.1f us  roofline %9.1f us  efficiency %.2f\n", b.name.c_str(),

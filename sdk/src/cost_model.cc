@@ -107,6 +107,13 @@ std::string op_class(const Node& n) {
     const int64_t per_group = x && x->shape.rank() >= 2 ? x->shape[1] / g : 0;
     return per_group % 16 == 0 ? "grouped" : "grouped_unaligned";
   }
+  // Matrix-vector products (one activation row, batch 1 classifiers) stream their weights from
+  // memory once per inference: bandwidth-bound at DRAM speed, not at the cached-activation
+  // bandwidth the roofline's B(t) measures.
+  if ((op == "MatMul" || op == "Gemm" || op == "FusedMatMul") && n.input(0) && n.input(0)->shape.rank() >= 1 &&
+      n.input(0)->shape.numel() == n.input(0)->shape[n.input(0)->shape.rank() - 1])
+    return "gemv";
+  if (op == "TransData") return "transdata";
   if (gemm.count(op)) return "gemm";
   if (view.count(op)) return "view";
   if (reduce.count(op) || op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return "reduce";

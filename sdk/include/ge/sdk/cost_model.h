@@ -37,7 +37,8 @@ uint64_t node_bytes(const Node& n);
 
 /// Op class of a node for the cost model: "depthwise" (Conv with one input channel per group),
 /// "grouped" (other Conv with group > 1 whose channels per group are a multiple of 16),
-/// "grouped_unaligned" (the other grouped Convs), "gemm" (Conv,
+/// "grouped_unaligned" (the other grouped Convs), "gemv" (MatMul/Gemm with one activation row),
+/// "transdata" (layout conversions), "gemm" (Conv,
 /// MatMul, Gemm, fused forms, Attention),
 /// "elementwise", "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies: Transpose,
 /// Concat, Gather, Slice, …), "view" (no kernel runs) or "other".
@@ -55,7 +56,7 @@ struct MachineCeilings {
   double launch_us = 2;        ///< per kernel: dispatch, argument binding, primitive lookup
   double event_us = 5;         ///< one cross-stream event (record on one thread, wait on another)
   /// Fraction of the roofline time a class of op reaches at one thread (1 = at the ceiling).
-  std::map<std::string, double> efficiency = {{"gemm", 0.8},   {"depthwise", 0.2}, {"grouped", 0.2}, {"grouped_unaligned", 0.1},
+  std::map<std::string, double> efficiency = {{"gemm", 0.8},   {"depthwise", 0.2}, {"grouped", 0.2}, {"grouped_unaligned", 0.1}, {"gemv", 0.2}, {"transdata", 0.3},
                                               {"elementwise", 0.5}, {"reduce", 0.4}, {"data", 0.4},
                                               {"other", 0.3}};
   /// The same at threads_nt threads (measured by `gec calibrate`); a class without an entry uses
