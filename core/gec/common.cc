@@ -160,6 +160,10 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
   nlohmann::json layout = nlohmann::json::object();
   for (auto& [k, v] : c.result.counters)
     if (k.rfind("layout.", 0) == 0) layout[k.substr(7)] = v;
+  // The ascend backend's figures (docs/ascend.md): counters "ascend.<figure>" (casts, placement).
+  nlohmann::json ascend = nlohmann::json::object();
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("ascend.", 0) == 0) ascend[k.substr(7)] = v;
   for (auto& p : c.result.passes)
     passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
                       {"nodes_after", p.nodes_after}, {"status", p.status}});
@@ -178,7 +182,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"memory", memory},
           {"layout", layout},
           {"schedule", schedule_report(*c.graph, c.env)},
-          {"ascend", nlohmann::json::object()}};
+          {"ascend", ascend}};
 }
 
 void write_json(const nlohmann::json& j, const std::string& path) {
