@@ -11,7 +11,7 @@ bool is_cube_op(const Node& n) {
 }
 
 bool is_vector_op(const Node& n) {
-  static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Relu", "Clip", "Sigmoid", "LeakyRelu",
+  static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Sum", "Relu", "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu",
                                          "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat"};
   return n.domain().empty() && ops.count(n.op_type());
 }

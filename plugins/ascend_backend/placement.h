@@ -14,7 +14,7 @@ enum class Engine { Cube, Vector, AiCpu };
 
 /// Conv, ge.FusedConv, MatMul, Gemm.
 bool is_cube_op(const Node& n);
-/// Ops the Vector unit computes: Add Sub Mul Div Relu Clip Sigmoid LeakyRelu, the pools, Concat.
+/// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat.
 bool is_vector_op(const Node& n);
 /// Engine of a node with its current dtypes (input 0's dtype decides for Cube ops).
 Engine engine_for(const Node& n);

@@ -1,8 +1,9 @@
 // plugins/ascend_backend/precision_pass.cc — `ascend_precision`: applies the precision mode to a
 // graph compiled for backend "ascend" and counts where each node will run.
 //
-// force_fp16: every Cube or Vector op (placement.h) whose float inputs are fp32 and whose outputs
-// are not graph outputs computes in fp16: its outputs become float16, constant float inputs are
+// force_fp16: every Cube or Vector op (placement.h) whose float inputs and outputs are fp32
+// computes in fp16: its outputs become float16 (a graph output keeps its name and dtype through a
+// ge.Cast from a new fp16 value), constant float inputs are
 // converted at compile time (no Cast runs for weights), other fp32 inputs get a ge.Cast to fp16
 // (one per value), and every fp16 value read by a node that stays fp32 gets a ge.Cast back. Graph
 // inputs and outputs keep their dtypes. This mode reduces precision, so numerics = "strict"
@@ -95,7 +96,7 @@ class PrecisionPass : public Pass {
         any = true;
       }
     for (const Value* o : n.outputs())
-      if (o && (o->is_graph_output() || o->dtype != DataType::Float32)) return false;
+      if (o && o->dtype != DataType::Float32) return false;
     return any;
   }
 
@@ -111,6 +112,35 @@ class PrecisionPass : public Pass {
     ctx.count(half ? "ascend.casts.to_fp16" : "ascend.casts.to_fp32");
     ctx.count("ascend.cast." + v->name() + (half ? ":fp32->fp16" : ":fp16->fp32"));
     return c;
+  }
+
+  /// A graph output keeps its name and fp32 dtype: n is rebuilt writing a new fp16 value, and a
+  /// ge.Cast from it produces the graph output. Returns the node that now computes n's outputs.
+  Node* keep_graph_outputs_fp32(Graph& g, PassContext& ctx, Node* n) {
+    bool any = false;
+    for (const Value* o : n->outputs()) any = any || (o && o->is_graph_output());
+    if (!any) return n;
+    const std::vector<Value*> ins = n->inputs(), outs = n->outputs();
+    std::vector<Value*> fresh = outs;
+    for (Value*& o : fresh)
+      if (o && o->is_graph_output()) {
+        Value* h = g.add_value(g.unique_value_name(o->name() + "_fp16"), DataType::Float16, o->shape);
+        h->format = o->format;
+        o = h;
+      }
+    Attributes a = n->attrs;
+    const std::string name = n->name(), op = n->op_type(), domain = n->domain();
+    g.remove_node(n);
+    Node* m = g.add_node(op, name, ins, fresh, std::move(a), domain);
+    for (size_t i = 0; i < outs.size(); ++i) {
+      if (fresh[i] == outs[i]) continue;
+      Attributes c;
+      c.set("to", static_cast<int64_t>(DataType::Float32));
+      g.add_node("Cast", "", {fresh[i]}, {outs[i]}, std::move(c), "ge");
+      ctx.count("ascend.casts.to_fp32");
+      ctx.count("ascend.cast." + fresh[i]->name() + ":fp16->fp32");
+    }
+    return m;
   }
 
   bool force_fp16(Graph& g, PassContext& ctx) {
@@ -138,8 +168,9 @@ class PrecisionPass : public Pass {
             g.set_input(n, i, cast(g, ctx, v, DataType::Float16));
           }
         }
+        n = keep_graph_outputs_fp32(g, ctx, n);
         for (Value* o : n->outputs())
-          if (o) o->dtype = DataType::Float16, halved.insert(o);
+          if (o && o->dtype == DataType::Float32) o->dtype = DataType::Float16, halved.insert(o);
       } else {
         for (size_t i = 0; i < n->num_inputs(); ++i) {
           Value* v = n->input(i);

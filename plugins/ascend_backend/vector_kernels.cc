@@ -1,8 +1,8 @@
 // plugins/ascend_backend/vector_kernels.cc — the Vector unit's elementwise ops: Add Sub Mul Div
-// (numpy broadcasting), Relu, LeakyRelu, Clip, Sigmoid. Computed in fp32 on the operands'
+// and Pow (numpy broadcasting), Sum (variadic), Relu, LeakyRelu, Clip, Sigmoid, Sqrt, Erf. Computed in fp32 on the operands'
 // values and rounded once to the output's dtype: bit-exact fp16 arithmetic for Add/Sub/Mul/Div
 // (tensor_io.h); Sigmoid's fp16 result is fp32 expf rounded to fp16 (the device's own
-// approximation is not public).
+// approximation is not public), as are Pow, Sqrt and Erf.
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -43,7 +43,7 @@ class BinaryKernel : public Kernel {
     int64_t ia = 0, ib = 0;
     for (size_t i = 0; i < y.size(); ++i) {
       const float x0 = a[ia], x1 = b[ib];
-      y[i] = op_ == "Add" ? x0 + x1 : op_ == "Sub" ? x0 - x1 : op_ == "Mul" ? x0 * x1 : x0 / x1;
+      y[i] = op_ == "Add" ? x0 + x1 : op_ == "Sub" ? x0 - x1 : op_ == "Mul" ? x0 * x1 : op_ == "Div" ? x0 / x1 : std::pow(x0, x1);
       for (size_t d = r; d-- > 0;) {  // odometer increment
         ia += sa[d], ib += sb[d];
         if (++idx[d] < out[d]) break;
@@ -58,6 +58,43 @@ class BinaryKernel : public Kernel {
  private:
   const Node& node_;
   std::string op_;
+};
+
+/// Sum (variadic, broadcasting): one Vector add per extra operand, each result rounded to the
+/// output dtype (fp16: what a chain of fp16 adds gives).
+class SumKernel : public Kernel {
+ public:
+  explicit SumKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+    for (size_t i = 0; i < ctx.node.num_inputs(); ++i) require_float(ctx, i);
+    half_ = ctx.output_type(0) == DataType::Float16;
+  }
+  void run(KernelIO& io) override {
+    const Shape& out = io.outputs[0].shape();
+    const size_t r = out.rank();
+    std::vector<float> y(static_cast<size_t>(out.numel()), 0.f);
+    for (size_t k = 0; k < io.inputs.size(); ++k) {
+      const std::vector<float> a = read_plain(io.inputs[k]);
+      const auto sa = broadcast_strides(io.inputs[k].shape(), out);
+      std::vector<int64_t> idx(r, 0);
+      int64_t ia = 0;
+      for (size_t i = 0; i < y.size(); ++i) {
+        y[i] = k == 0 ? a[ia] : y[i] + a[ia];
+        if (half_ && k > 0) y[i] = round_fp16(y[i]);
+        for (size_t d = r; d-- > 0;) {
+          ia += sa[d];
+          if (++idx[d] < out[d]) break;
+          ia -= sa[d] * out[d];
+          idx[d] = 0;
+        }
+      }
+    }
+    write_plain(io.outputs[0], y, who(node_));
+  }
+  std::string impl_name() const override { return "aicore:vector:Sum"; }
+
+ private:
+  const Node& node_;
+  bool half_ = false;
 };
 
 class UnaryKernel : public Kernel {
@@ -82,6 +119,8 @@ class UnaryKernel : public Kernel {
       if (op_ == "Relu") v = v > 0.f ? v : 0.f;
       else if (op_ == "LeakyRelu") v = v >= 0.f ? v : alpha_ * v;
       else if (op_ == "Sigmoid") v = 1.f / (1.f + std::exp(-v));
+      else if (op_ == "Sqrt") v = std::sqrt(v);
+      else if (op_ == "Erf") v = std::erf(v);
       else v = std::min(std::max(v, lo), hi);  // Clip
     }
     write_plain(io.outputs[0], y, who(node_));
@@ -99,8 +138,10 @@ class UnaryKernel : public Kernel {
 void register_vector_kernels(Registrar& r) {
   auto bin = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<BinaryKernel>(c); };
   auto un = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<UnaryKernel>(c); };
-  for (const char* op : {"Add", "Sub", "Mul", "Div"}) r.add_kernel({"ascend", "", op, bin, ""});
-  for (const char* op : {"Relu", "LeakyRelu", "Clip", "Sigmoid"}) r.add_kernel({"ascend", "", op, un, ""});
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) r.add_kernel({"ascend", "", op, bin, ""});
+  r.add_kernel({"ascend", "", "Sum",
+                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SumKernel>(c); }, ""});
+  for (const char* op : {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Sqrt", "Erf"}) r.add_kernel({"ascend", "", op, un, ""});
 }
 
 }  // namespace ge::ascend

@@ -146,3 +146,37 @@ TEST_F(AscendKernels, StrictNumericsRefusesForceFp16) {
 
 }  // namespace
 }  // namespace ge::ascend
+
+namespace ge::ascend {
+namespace {
+
+TEST(AscendPrecision, GraphOutputProducerRunsInFp16AndTheOutputKeepsNameAndDtype) {
+  // The Gemm writes the graph output: it still runs on the Cube in fp16, and a Cast from a new
+  // fp16 value produces `out` (float32, same name).
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[4,40]
+  const %w: f32[40,9]
+  %out: f32[4,9] = Gemm(%x, %w)
+  output %out
+})";
+  auto cpu = test::cpu_env();
+  auto fp16 = test::ascend_env("force_fp16");
+  auto in = test::random_inputs(*test::parse(*cpu, text));
+  auto ref = test::compile_and_run(test::parse(*cpu, text), *cpu, "cpu", in);
+  auto h = test::compile_and_run(test::parse(*fp16, text), *fp16, "ascend", in);
+  ASSERT_EQ(h.graph->outputs().size(), 1u);
+  EXPECT_EQ(h.graph->outputs()[0]->name(), "out");
+  EXPECT_EQ(h.graph->outputs()[0]->dtype, DataType::Float32);
+  EXPECT_EQ(h.outputs[0].dtype(), DataType::Float32);
+  const double e = test::rel_l2(h.outputs[0], ref.outputs[0]);
+  EXPECT_LE(e, 1e-3);
+  EXPECT_GT(e, 0.0);
+  EXPECT_EQ(h.counters["ascend.placement.aicore.cube"], 1);
+  EXPECT_EQ(h.counters["ascend.placement.aicpu"], 0);
+  EXPECT_EQ(h.counters["ascend.casts.to_fp16"], 1);
+  EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);
+  EXPECT_EQ(h.counters["ascend.cast.out_fp16:fp16->fp32"], 1);
+}
+
+}  // namespace
+}  // namespace ge::ascend
