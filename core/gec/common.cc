@@ -31,6 +31,7 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--disable", disable, "Disable a pass or fusion rule by name (repeatable)");
   app.add_option("--backend", backend, "Backend to compile for and run on (default: the manifest's)");
   app.add_option("--scheduler", scheduler, "Scheduler (= --set scheduler.name=NAME)");
+  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; needs the ascend manifest, docs/ascend.md)");
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
   app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");
@@ -51,6 +52,7 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
   if (!numerics.empty()) m.numerics = numerics;
   if (!backend.empty()) m.backend = backend;
   if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
+  if (!soc_version.empty()) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
   for (const std::string& d : disable) m.disabled_passes.push_back(d);
   return ge::core::load_environment(m);
 }
@@ -160,6 +162,10 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
   nlohmann::json layout = nlohmann::json::object();
   for (auto& [k, v] : c.result.counters)
     if (k.rfind("layout.", 0) == 0) layout[k.substr(7)] = v;
+  // The ascend backend's figures (docs/ascend.md): counters "ascend.<figure>" (casts, placement).
+  nlohmann::json ascend = nlohmann::json::object();
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("ascend.", 0) == 0) ascend[k.substr(7)] = v;
   for (auto& p : c.result.passes)
     passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
                       {"nodes_after", p.nodes_after}, {"status", p.status}});
@@ -178,7 +184,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"memory", memory},
           {"layout", layout},
           {"schedule", schedule_report(*c.graph, c.env)},
-          {"ascend", nlohmann::json::object()}};
+          {"ascend", ascend}};
 }
 
 void write_json(const nlohmann::json& j, const std::string& path) {

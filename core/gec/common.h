@@ -23,6 +23,7 @@ struct CommonOptions {
   std::string numerics;   ///< --numerics strict|relaxed
   std::vector<std::string> disable, sets, print_after, input_shapes;
   std::string backend, scheduler, report;
+  std::string soc_version;  ///< --soc-version (= --set ascend.soc_version=NAME; docs/ascend.md)
   int threads = 0;  ///< --threads; 0 = manifest value or all cores
   bool verify_each = false, fail_on_pass_error = false, keep_initializer_inputs = false;
   bool quiet = false;  ///< --quiet: no progress lines (they go to stderr only when it is a terminal)

@@ -68,7 +68,7 @@ struct Reader {
 // Sections whose keys belong to passes and plugins; the pass manager checks every key against
 // the options the loaded passes declare.
 const std::set<std::string> kOptionSections = {"fusion", "simplify", "layout", "memory",
-                                               "scheduler", "registry", "profiler"};
+                                               "scheduler", "registry", "profiler", "ascend"};
 
 /// A value's TOML text in one normal form: basic (double-quoted) strings, arrays as [a, b], so
 /// that readers of the option text need to handle one spelling only.

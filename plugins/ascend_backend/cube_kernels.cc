@@ -1,0 +1,187 @@
+// plugins/ascend_backend/cube_kernels.cc — Conv, ge.FusedConv, MatMul and Gemm: on the Cube
+// (fractal order, fp32 accumulation, result rounded to fp16) when their input is fp16, else on
+// the AI CPU in plain fp32 (cube.h).
+#include <cmath>
+#include <memory>
+
+#include "cube.h"
+#include "ge/sdk/error.h"
+#include "kernels.h"
+#include "placement.h"
+#include "tensor_io.h"
+
+namespace ge::ascend {
+namespace {
+
+ConvGeometry resolve(const KernelBuildContext& ctx) {
+  const Node& n = ctx.node;
+  const Shape& xs = ctx.input_shape(0);
+  const Shape& ws = ctx.input_shape(1);
+  const Shape& ys = ctx.output_shape(0);
+  if (xs.rank() != 4 || ws.rank() != 4)
+    throw UnsupportedError(n.op_type() + ": only 2-D convolutions (rank-4 X and W) in " + who(n));
+  ConvGeometry g{};
+  g.N = xs[0], g.C = xs[1], g.H = xs[2], g.W = xs[3];
+  g.O = ws[0], g.Kh = ws[2], g.Kw = ws[3], g.OH = ys[2], g.OW = ys[3];
+  g.group = n.attrs.get_int("group", 1);
+  const auto s = n.attrs.get_ints("strides", {1, 1});
+  const auto d = n.attrs.get_ints("dilations", {1, 1});
+  if (s.size() != 2 || d.size() != 2) throw InvalidGraphError(n.op_type() + ": strides/dilations need 2 values in " + who(n));
+  g.stride_h = s[0], g.stride_w = s[1], g.dil_h = d[0], g.dil_w = d[1];
+  const std::string ap = n.attrs.get_string("auto_pad", "NOTSET");
+  if (ap == "SAME_UPPER" || ap == "SAME_LOWER") {
+    auto begin = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t dl) {
+      const int64_t total = std::max<int64_t>((out - 1) * st + (k - 1) * dl + 1 - in, 0);
+      return ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+    };
+    g.pad_t = begin(g.H, g.OH, g.Kh, g.stride_h, g.dil_h);
+    g.pad_l = begin(g.W, g.OW, g.Kw, g.stride_w, g.dil_w);
+  } else if (ap == "VALID") {
+    g.pad_t = g.pad_l = 0;
+  } else {
+    const auto p = n.attrs.get_ints("pads", {0, 0, 0, 0});
+    if (p.size() != 4) throw InvalidGraphError(n.op_type() + ": pads needs 4 values in " + who(n));
+    g.pad_t = p[0], g.pad_l = p[1];
+  }
+  if (g.group <= 0 || g.C % g.group || g.O % g.group || ws[1] * g.group != g.C)
+    throw InvalidGraphError(n.op_type() + ": channels do not match group in " + who(n));
+  return g;
+}
+
+struct Activation {
+  std::string kind;  // "", Relu, Sigmoid, Clip
+  float lo = 0, hi = 0;
+  float apply(float v) const {
+    if (kind == "Relu") return v > 0.f ? v : 0.f;
+    if (kind == "Sigmoid") return 1.f / (1.f + std::exp(-v));
+    if (kind == "Clip") return std::min(std::max(v, lo), hi);
+    return v;
+  }
+};
+
+class ConvKernel : public Kernel {
+ public:
+  explicit ConvKernel(const KernelBuildContext& ctx) : node_(ctx.node), g_(resolve(ctx)) {
+    require_float(ctx, 0);
+    cube_ = engine_for(ctx.node) == Engine::Cube;
+    fused_ = ctx.node.domain() == "ge";
+    if (fused_) {
+      act_.kind = ctx.node.attrs.get_string("activation", "");
+      if (act_.kind == "Clip") {
+        const auto b = ctx.node.attrs.get_floats("activation_params");
+        if (b.size() != 2) throw InvalidGraphError("FusedConv: activation Clip needs activation_params [min, max] in " + who(node_));
+        act_.lo = b[0], act_.hi = b[1];
+      } else if (!act_.kind.empty() && act_.kind != "Relu" && act_.kind != "Sigmoid") {
+        throw UnsupportedError("FusedConv: activation '" + act_.kind + "' not supported (Relu, Clip, Sigmoid) in " + who(node_));
+      }
+    }
+  }
+  void run(KernelIO& io) override {
+    const std::vector<float> x = read_plain(io.inputs[0]), w = read_plain(io.inputs[1]);
+    std::vector<float> b;
+    if (io.inputs.size() > 2 && io.inputs[2].data()) b = read_plain(io.inputs[2]);
+    std::vector<float> y = conv2d(x, w, b, g_, cube_);
+    if (fused_ && io.inputs.size() > 3 && io.inputs[3].data()) {
+      const std::vector<float> z = read_plain(io.inputs[3]);  // residual added in fp32 (L0C)
+      for (size_t i = 0; i < y.size(); ++i) y[i] += z[i];
+    }
+    if (!act_.kind.empty())
+      for (float& v : y) v = act_.apply(v);
+    write_plain(io.outputs[0], y, who(node_));
+  }
+  std::string impl_name() const override { return (cube_ ? "aicore:cube:" : "aicpu:fp32:") + node_.op_type(); }
+
+ private:
+  const Node& node_;
+  ConvGeometry g_;
+  bool cube_ = false, fused_ = false;
+  Activation act_;
+};
+
+/// MatMul (A rank >= 2 with B rank 2, or equal batch dims) and Gemm (2-D, transA/transB,
+/// alpha, beta, C broadcast).
+class MatMulKernel : public Kernel {
+ public:
+  explicit MatMulKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+    require_float(ctx, 0);
+    cube_ = engine_for(ctx.node) == Engine::Cube;
+    gemm_ = ctx.node.op_type() == "Gemm";
+    const Shape& a = ctx.input_shape(0);
+    const Shape& b = ctx.input_shape(1);
+    if (a.rank() < 2 || b.rank() < 2) throw UnsupportedError(node_.op_type() + ": operands of rank < 2 in " + who(node_));
+    if (gemm_) {
+      ta_ = node_.attrs.get_int("transA", 0), tb_ = node_.attrs.get_int("transB", 0);
+      alpha_ = node_.attrs.get_float("alpha", 1.f), beta_ = node_.attrs.get_float("beta", 1.f);
+      M_ = ta_ ? a[1] : a[0], K_ = ta_ ? a[0] : a[1], N_ = tb_ ? b[0] : b[1];
+      batch_ = 1;
+    } else {
+      M_ = a[a.rank() - 2], K_ = a[a.rank() - 1], N_ = b[b.rank() - 1];
+      if (b.rank() == 2) {
+        M_ = a.numel() / K_;  // leading dims flattened into M
+        batch_ = 1;
+      } else if (a.rank() == b.rank()) {
+        batch_ = a.numel() / (M_ * K_);
+        if (b.numel() / (K_ * N_) != batch_) throw UnsupportedError("MatMul: broadcast batch dims not supported in " + who(node_));
+        b_batched_ = true;
+      } else {
+        throw UnsupportedError("MatMul: B of rank > 2 with another rank than A not supported in " + who(node_));
+      }
+    }
+  }
+  void run(KernelIO& io) override {
+    std::vector<float> a = read_plain(io.inputs[0]), b = read_plain(io.inputs[1]);
+    if (ta_) a = transpose(a, K_, M_);
+    if (tb_) b = transpose(b, N_, K_);
+    std::vector<float> y(static_cast<size_t>(batch_ * M_ * N_));
+    for (int64_t bi = 0; bi < batch_; ++bi) {
+      std::vector<float> ab(a.begin() + bi * M_ * K_, a.begin() + (bi + 1) * M_ * K_);
+      std::vector<float> bb = b_batched_ ? std::vector<float>(b.begin() + bi * K_ * N_, b.begin() + (bi + 1) * K_ * N_) : b;
+      std::vector<float> c = gemm(ab, bb, {}, M_, N_, K_, cube_ ? 16 : 0);
+      std::copy(c.begin(), c.end(), y.begin() + bi * M_ * N_);
+    }
+    if (gemm_) {
+      std::vector<float> c;
+      Shape cs;
+      if (io.inputs.size() > 2 && io.inputs[2].data()) c = read_plain(io.inputs[2]), cs = io.inputs[2].shape();
+      for (int64_t m = 0; m < M_; ++m)
+        for (int64_t n = 0; n < N_; ++n) {
+          float v = alpha_ * y[m * N_ + n];
+          if (!c.empty()) {
+            // C broadcasts to [M, N] (unidirectional): scalar, [N], [1,N], [M,1], [M,N].
+            const int64_t cm = cs.rank() == 2 && cs[0] == M_ ? m : 0;
+            const int64_t cn = (cs.rank() >= 1 && cs[cs.rank() - 1] == N_) ? n : 0;
+            const int64_t cols = cs.rank() >= 1 ? cs[cs.rank() - 1] : 1;
+            v += beta_ * c[cm * cols + cn];
+          }
+          y[m * N_ + n] = v;
+        }
+    }
+    write_plain(io.outputs[0], y, who(node_));
+  }
+  std::string impl_name() const override { return (cube_ ? "aicore:cube:" : "aicpu:fp32:") + node_.op_type(); }
+
+ private:
+  static std::vector<float> transpose(const std::vector<float>& x, int64_t rows, int64_t cols) {
+    std::vector<float> t(x.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) t[c * rows + r] = x[r * cols + c];
+    return t;
+  }
+  const Node& node_;
+  bool cube_ = false, gemm_ = false, b_batched_ = false;
+  int64_t ta_ = 0, tb_ = 0, M_ = 0, K_ = 0, N_ = 0, batch_ = 1;
+  float alpha_ = 1, beta_ = 1;
+};
+
+}  // namespace
+
+void register_cube_kernels(Registrar& r) {
+  auto conv = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(c); };
+  auto mm = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<MatMulKernel>(c); };
+  r.add_kernel({"ascend", "", "Conv", conv, ""});
+  r.add_kernel({"ascend", "ge", "FusedConv", conv, ""});
+  r.add_kernel({"ascend", "", "MatMul", mm, ""});
+  r.add_kernel({"ascend", "", "Gemm", mm, ""});
+}
+
+}  // namespace ge::ascend

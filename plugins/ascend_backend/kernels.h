@@ -1,0 +1,15 @@
+// plugins/ascend_backend/kernels.h — registration of the emulator's kernels for backend
+// "ascend", one family per file.
+#pragma once
+#include "ge/sdk/plugin.h"
+
+namespace ge::ascend {
+
+void register_cube_kernels(Registrar& r);    // Conv, ge.FusedConv, MatMul, Gemm (cube_kernels.cc)
+void register_vector_kernels(Registrar& r);  // Add Sub Mul Div Pow Sum Relu LeakyRelu Clip Sigmoid Sqrt Erf (vector_kernels.cc)
+void register_pool_kernels(Registrar& r);    // MaxPool AveragePool GlobalAveragePool GlobalMaxPool
+void register_data_kernels(Registrar& r);    // ge.TransData ge.Cast Concat (data_kernels.cc)
+void register_aicpu_kernels(Registrar& r);   // Flatten Reshape Squeeze Unsqueeze Identity Dropout Softmax
+void register_aicpu_tensor_kernels(Registrar& r);  // Transpose Slice Gather ReduceMean (aicpu_tensor_kernels.cc)
+
+}  // namespace ge::ascend

@@ -1,0 +1,35 @@
+// plugins/ascend_backend/placement.cc — the placement rules (placement.h).
+#include "placement.h"
+
+#include <set>
+
+namespace ge::ascend {
+
+bool is_cube_op(const Node& n) {
+  if (n.domain() == "ge") return n.op_type() == "FusedConv";
+  return n.domain().empty() && (n.op_type() == "Conv" || n.op_type() == "MatMul" || n.op_type() == "Gemm");
+}
+
+bool is_vector_op(const Node& n) {
+  static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Sum", "Relu", "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu",
+                                         "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat"};
+  return n.domain().empty() && ops.count(n.op_type());
+}
+
+Engine engine_for(const Node& n) {
+  if (is_cube_op(n)) return n.input(0) && n.input(0)->dtype == DataType::Float16 ? Engine::Cube : Engine::AiCpu;
+  if (is_vector_op(n)) return Engine::Vector;
+  if (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast")) return Engine::Vector;
+  return Engine::AiCpu;
+}
+
+std::string engine_name(Engine e) {
+  switch (e) {
+    case Engine::Cube: return "aicore:cube";
+    case Engine::Vector: return "aicore:vector";
+    case Engine::AiCpu: return "aicpu";
+  }
+  return "?";
+}
+
+}  // namespace ge::ascend

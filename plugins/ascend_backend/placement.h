@@ -1,0 +1,24 @@
+// plugins/ascend_backend/placement.h — where a node runs on the device: the AI Core's Cube
+// (Conv, ge.FusedConv, MatMul, Gemm on fp16), its Vector unit (elementwise, pooling, Concat,
+// TransData, Cast on fp16 or fp32), or the AI CPU (everything else, and Cube ops on fp32 — the
+// Cube multiplies fp16 / int8 only). Kernels report it in impl_name() ("aicore:cube:Conv"), the
+// precision pass counts it ("ascend.placement.*").
+#pragma once
+#include <string>
+
+#include "ge/sdk/ir.h"
+
+namespace ge::ascend {
+
+enum class Engine { Cube, Vector, AiCpu };
+
+/// Conv, ge.FusedConv, MatMul, Gemm.
+bool is_cube_op(const Node& n);
+/// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat.
+bool is_vector_op(const Node& n);
+/// Engine of a node with its current dtypes (input 0's dtype decides for Cube ops).
+Engine engine_for(const Node& n);
+/// "aicore:cube", "aicore:vector", "aicpu".
+std::string engine_name(Engine e);
+
+}  // namespace ge::ascend

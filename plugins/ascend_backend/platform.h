@@ -1,0 +1,42 @@
+// plugins/ascend_backend/platform.h — an Ascend SoC's numbers (platforms/<name>.toml): AI Cores,
+// clock, Cube and Vector sizes, buffer capacities, per-core transfer rates and alignments. Each
+// number keeps its public source and whether it is an assumption (docs/ascend.md).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ge::ascend {
+
+/// One number of a platform file: { value, source, assumption, why }.
+struct PlatformNumber {
+  double value = 0;
+  std::string source;
+  bool assumption = false;
+  std::string why;
+};
+
+struct Platform {
+  std::string name;  ///< "Ascend910A"
+  std::string file;  ///< the file it was read from
+  /// Every number by dotted key: "ai_cores", "clock_ghz", "cube.fp16_m", "buffers.l0a", ...
+  std::map<std::string, PlatformNumber> numbers;
+
+  /// The value of `key`; throws ge::Error naming the file and the key when absent.
+  double get(const std::string& key) const;
+  int64_t get_int(const std::string& key) const;
+};
+
+/// The keys every platform file must define (ai_cores, clock_ghz, cube.*, vector.fp16_lanes,
+/// buffers.*, bandwidth.*, alignment.*, peak.fp16_tflops).
+const std::vector<std::string>& platform_keys();
+
+/// Reads one platform file. Errors (ge::ConfigError) name the file and the key: a missing or
+/// non-numeric value, a missing source, `assumption = true` without `why`, a non-positive
+/// value, an unknown key, a TOML syntax error (with its line).
+Platform load_platform_file(const std::string& path);
+
+/// Reads `<dir>/<soc>.toml`; an unknown SoC is an error listing the files present in dir.
+Platform load_platform(const std::string& dir, const std::string& soc);
+
+}  // namespace ge::ascend

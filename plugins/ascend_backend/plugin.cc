@@ -1,0 +1,36 @@
+// plugins/ascend_backend/plugin.cc — entry point of libge_ascend_backend.so: backend "ascend"
+// (a functional emulator of the AI Core and AI CPU, docs/ascend.md), its kernels, format
+// preferences, ge.Cast and the precision pass. Not in the default manifest: load it with
+// `gec ... --manifest lib/ge/plugins/ascend.toml` (plugins/ascend_backend/ascend.toml).
+#include "ge/sdk/plugin.h"
+#include "kernels.h"
+#include "precision.h"
+#include "preferences.h"
+
+namespace {
+
+class AscendBackend : public ge::Backend {
+ public:
+  std::string name() const override { return "ascend"; }
+  std::string description() const override {
+    return "ascend: functional emulator of an Ascend AI Core (Cube fp16 x fp16 -> fp32 in fractal order, Vector) "
+           "and AI CPU (fp32) on the host";
+  }
+};
+
+void register_ascend(ge::Registrar& r) {
+  r.add_backend(std::make_shared<AscendBackend>());
+  ge::ascend::register_cast_op(r);
+  ge::ascend::register_cube_kernels(r);
+  ge::ascend::register_vector_kernels(r);
+  ge::ascend::register_pool_kernels(r);
+  ge::ascend::register_data_kernels(r);
+  ge::ascend::register_aicpu_kernels(r);
+  ge::ascend::register_aicpu_tensor_kernels(r);
+  ge::ascend::register_preferences(r);
+  r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
+}
+
+}  // namespace
+
+GE_PLUGIN("ascend_backend", "0.1.0", register_ascend)

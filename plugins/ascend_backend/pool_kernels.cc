@@ -1,0 +1,99 @@
+// plugins/ascend_backend/pool_kernels.cc — the Vector unit's pooling: MaxPool (exact),
+// AveragePool and GlobalAveragePool (window summed in fp32, divided, rounded once to the output
+// dtype), GlobalMaxPool. 2-D only; the output size comes from shape inference (ceil_mode and
+// auto_pad are already in it).
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "ge/sdk/error.h"
+#include "kernels.h"
+#include "tensor_io.h"
+
+namespace ge::ascend {
+namespace {
+
+class PoolKernel : public Kernel {
+ public:
+  explicit PoolKernel(const KernelBuildContext& ctx) : node_(ctx.node), op_(ctx.node.op_type()) {
+    require_float(ctx, 0);
+    const Shape& x = ctx.input_shape(0);
+    if (x.rank() != 4) throw UnsupportedError(op_ + ": only 2-D pooling (rank-4 input) in " + who(node_));
+    if (ctx.node.num_outputs() > 1 && ctx.node.output(1))
+      throw UnsupportedError("MaxPool: the Indices output is not supported in " + who(node_));
+    N_ = x[0], C_ = x[1], H_ = x[2], W_ = x[3];
+    OH_ = ctx.output_shape(0)[2], OW_ = ctx.output_shape(0)[3];
+    global_ = op_.rfind("Global", 0) == 0;
+    max_ = op_.find("Max") != std::string::npos;
+    if (global_) {
+      kh_ = H_, kw_ = W_;
+      return;
+    }
+    const auto k = ctx.node.attrs.get_ints("kernel_shape");
+    const auto s = ctx.node.attrs.get_ints("strides", {1, 1});
+    const auto d = ctx.node.attrs.get_ints("dilations", {1, 1});
+    if (k.size() != 2 || s.size() != 2 || d.size() != 2)
+      throw InvalidGraphError(op_ + ": kernel_shape/strides/dilations need 2 values in " + who(node_));
+    kh_ = k[0], kw_ = k[1], sh_ = s[0], sw_ = s[1], dh_ = d[0], dw_ = d[1];
+    const std::string ap = ctx.node.attrs.get_string("auto_pad", "NOTSET");
+    if (ap == "SAME_UPPER" || ap == "SAME_LOWER") {
+      auto begin = [&](int64_t in, int64_t out, int64_t kk, int64_t st, int64_t dl) {
+        const int64_t total = std::max<int64_t>((out - 1) * st + (kk - 1) * dl + 1 - in, 0);
+        return ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+      };
+      pt_ = begin(H_, OH_, kh_, sh_, dh_), pl_ = begin(W_, OW_, kw_, sw_, dw_);
+    } else if (ap != "VALID") {
+      const auto p = ctx.node.attrs.get_ints("pads", {0, 0, 0, 0});
+      if (p.size() != 4) throw InvalidGraphError(op_ + ": pads needs 4 values in " + who(node_));
+      pt_ = p[0], pl_ = p[1], pb_ = p[2], pr_ = p[3];
+    }
+    include_pad_ = ctx.node.attrs.get_int("count_include_pad", 0) != 0;
+  }
+  void run(KernelIO& io) override {
+    const std::vector<float> x = read_plain(io.inputs[0]);
+    std::vector<float> y(static_cast<size_t>(N_ * C_ * OH_ * OW_));
+    for (int64_t nc = 0; nc < N_ * C_; ++nc) {
+      const float* xp = x.data() + nc * H_ * W_;
+      for (int64_t oh = 0; oh < OH_; ++oh)
+        for (int64_t ow = 0; ow < OW_; ++ow) {
+          float acc = max_ ? -std::numeric_limits<float>::infinity() : 0.f;
+          int64_t count = 0, padded = 0;
+          for (int64_t i = 0; i < kh_; ++i) {
+            const int64_t ih = oh * sh_ - pt_ + i * dh_;
+            for (int64_t j = 0; j < kw_; ++j) {
+              const int64_t iw = ow * sw_ - pl_ + j * dw_;
+              const bool inside = ih >= 0 && ih < H_ && iw >= 0 && iw < W_;
+              // count_include_pad counts the explicit padding, not a ceil_mode overhang.
+              if (!inside) {
+                if (ih >= -pt_ && ih < H_ + pb_ && iw >= -pl_ && iw < W_ + pr_) ++padded;
+                continue;
+              }
+              const float v = xp[ih * W_ + iw];
+              acc = max_ ? std::max(acc, v) : acc + v;
+              ++count;
+            }
+          }
+          if (!max_) acc /= static_cast<float>(include_pad_ ? count + padded : std::max<int64_t>(count, 1));
+          y[(nc * OH_ + oh) * OW_ + ow] = acc;
+        }
+    }
+    write_plain(io.outputs[0], y, who(node_));
+  }
+  std::string impl_name() const override { return "aicore:vector:" + op_; }
+
+ private:
+  const Node& node_;
+  std::string op_;
+  bool global_ = false, max_ = false, include_pad_ = false;
+  int64_t N_ = 0, C_ = 0, H_ = 0, W_ = 0, OH_ = 0, OW_ = 0;
+  int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, pt_ = 0, pl_ = 0, pb_ = 0, pr_ = 0;
+};
+
+}  // namespace
+
+void register_pool_kernels(Registrar& r) {
+  auto pool = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<PoolKernel>(c); };
+  for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}) r.add_kernel({"ascend", "", op, pool, ""});
+}
+
+}  // namespace ge::ascend

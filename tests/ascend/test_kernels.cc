@@ -1,0 +1,182 @@
+// Every emulator kernel against the CPU backend (fp32, oneDNN): under force_fp16 within fp16
+// tolerance — relative L2 <= 1e-3 for one op (inputs and result each rounded to fp16: ~2^-12
+// relative per rounding) and > 0 (it really ran in fp16) — and under must_keep_origin_dtype
+// within 1e-5 (fp32 on both sides, other summation orders). Each graph ends with a Flatten (an
+// AI CPU op), so the op under test is not a graph output and runs in fp16.
+#include "ascend_harness.h"
+
+namespace ge::ascend {
+namespace {
+
+struct Case {
+  std::string name, body;  // body: lines between the input and `output %out`
+  std::string input;       // "input %x: f32[...]"
+  std::string engine;      // placement counter expected 1 under force_fp16
+};
+
+std::string text_of(const Case& c) {
+  return "graph g opset(ai.onnx=13, ge=1) {\n  " + c.input + "\n" + c.body + "\n  output %out\n}";
+}
+
+class AscendKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    cpu_ = test::cpu_env().release();
+    fp16_ = test::ascend_env("force_fp16").release();
+    fp32_ = test::ascend_env("must_keep_origin_dtype").release();
+  }
+  static core::Environment *cpu_, *fp16_, *fp32_;
+
+  void check(const Case& c) {
+    SCOPED_TRACE(c.name);
+    const std::string text = text_of(c);
+    auto in = test::random_inputs(*test::parse(*cpu_, text));
+    auto ref = test::compile_and_run(test::parse(*cpu_, text), *cpu_, "cpu", in);
+    auto h = test::compile_and_run(test::parse(*fp16_, text), *fp16_, "ascend", in);
+    auto f = test::compile_and_run(test::parse(*fp32_, text), *fp32_, "ascend", in);
+    ASSERT_EQ(ref.outputs.size(), 1u);
+    const double e16 = test::rel_l2(h.outputs[0], ref.outputs[0]), e32 = test::rel_l2(f.outputs[0], ref.outputs[0]);
+    std::printf("%-22s force_fp16 rel L2 %.3e  must_keep_origin_dtype %.3e\n", c.name.c_str(), e16, e32);
+    EXPECT_LE(e16, 1e-3);
+    EXPECT_GT(e16, 0.0);
+    EXPECT_LE(e32, 1e-5);
+    EXPECT_GE(h.counters["ascend.placement." + c.engine], 1) << c.engine;
+    EXPECT_EQ(h.counters["ascend.placement.aicpu"], 1);  // the Flatten
+    EXPECT_GE(h.counters["ascend.casts.to_fp16"], 1);
+    EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);
+    EXPECT_EQ(f.counters["ascend.casts.to_fp16"], 0);
+  }
+};
+core::Environment *AscendKernels::cpu_, *AscendKernels::fp16_, *AscendKernels::fp32_;
+
+TEST_F(AscendKernels, ConvOddChannelsOnTheCubeWithFractalZWeights) {
+  const Case c{"Conv 5->7 3x3 s2", R"(  const %w: f32[7,5,3,3]
+  const %b: f32[7]
+  %y: f32[1,7,5,5] = Conv(%x, %w, %b) {pads=[1,1,1,1], strides=[2,2]}
+  %out: f32[1,175] = Flatten(%y) {axis=1})", "input %x: f32[1,5,9,9]", "aicore.cube"};
+  check(c);
+  // The weights reached the Cube as a compile-time FRACTAL_Z fp16 constant, the activation as
+  // NC1HWC0 fp16.
+  const std::string text = text_of(c);
+  auto g = test::parse(*fp16_, text);
+  auto r = test::compile_and_run(std::move(g), *fp16_, "ascend", test::random_inputs(*test::parse(*fp16_, text)));
+  bool seen = false;
+  for (const Node* n : r.graph->nodes())
+    if (n->op_type() == "Conv" || n->op_type() == "FusedConv") {
+      seen = true;
+      EXPECT_EQ(n->input(0)->format, Format::NC1HWC0);
+      EXPECT_EQ(n->input(0)->dtype, DataType::Float16);
+      EXPECT_EQ(n->input(1)->format, Format::FRACTAL_Z);
+      EXPECT_TRUE(n->input(1)->is_constant());
+      EXPECT_EQ(n->output(0)->dtype, DataType::Float16);
+    }
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(r.counters["ascend.casts.constants"], 2);  // w and b, converted at compile time
+}
+
+TEST_F(AscendKernels, FusedConvReluWithResidual) {
+  check({"Conv+Add+Relu 16->16", R"(  const %w: f32[16,16,3,3]
+  const %w2: f32[16,16,1,1]
+  %y: f32[1,16,6,6] = Conv(%x, %w) {pads=[1,1,1,1]}
+  %z: f32[1,16,6,6] = Conv(%x, %w2)
+  %s: f32[1,16,6,6] = Add(%y, %z)
+  %r: f32[1,16,6,6] = Relu(%s)
+  %out: f32[1,576] = Flatten(%r) {axis=1})", "input %x: f32[1,16,6,6]", "aicore.cube"});
+}
+
+TEST_F(AscendKernels, MatMulOnTheCube) {
+  check({"MatMul 7x37x19", R"(  const %w: f32[37,19]
+  %y: f32[7,19] = MatMul(%x, %w)
+  %out: f32[1,133] = Flatten(%y) {axis=0})", "input %x: f32[7,37]", "aicore.cube"});
+}
+
+TEST_F(AscendKernels, GemmTransBAlphaBetaOnTheCube) {
+  check({"Gemm 5x40x11", R"(  const %w: f32[11,40]
+  const %c: f32[11]
+  %y: f32[5,11] = Gemm(%x, %w, %c) {alpha=0.5, beta=2.0, transB=1}
+  %out: f32[1,55] = Flatten(%y) {axis=0})", "input %x: f32[5,40]", "aicore.cube"});
+}
+
+TEST_F(AscendKernels, VectorBinaryBroadcast) {
+  check({"Add+Mul broadcast", R"(  const %b: f32[3,1,1]
+  %y: f32[2,3,4,5] = Add(%x, %b)
+  %m: f32[2,3,4,5] = Mul(%y, %x)
+  %out: f32[1,120] = Flatten(%m) {axis=0})", "input %x: f32[2,3,4,5]", "aicore.vector"});
+}
+
+TEST_F(AscendKernels, VectorUnary) {
+  for (const char* op : {"Relu", "Sigmoid"})
+    check({std::string(op), std::string("  %y: f32[2,3,4,5] = ") + op + "(%x)\n  %out: f32[1,120] = Flatten(%y) {axis=0}",
+           "input %x: f32[2,3,4,5]", "aicore.vector"});
+  check({"Clip", R"(  const %lo: f32[] = [-0.5]
+  const %hi: f32[] = [0.25]
+  %y: f32[2,3,4,5] = Clip(%x, %lo, %hi)
+  %out: f32[1,120] = Flatten(%y) {axis=0})", "input %x: f32[2,3,4,5]", "aicore.vector"});
+}
+
+TEST_F(AscendKernels, VectorPools) {
+  check({"MaxPool 3x3 s2 ceil", R"(  %y: f32[1,17,4,4] = MaxPool(%x) {ceil_mode=1, kernel_shape=[3,3], strides=[2,2]}
+  %out: f32[1,272] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
+  check({"AveragePool 3x3 s2 p1", R"(  %y: f32[1,17,4,4] = AveragePool(%x) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[2,2]}
+  %out: f32[1,272] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
+  check({"GlobalAveragePool", R"(  %y: f32[1,17,1,1] = GlobalAveragePool(%x)
+  %out: f32[1,17] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
+}
+
+TEST_F(AscendKernels, ConcatOfOddChannels) {
+  check({"Concat 5+5 (Relu)", R"(  %r: f32[1,5,3,3] = Relu(%x)
+  %y: f32[1,10,3,3] = Concat(%x, %r) {axis=1}
+  %out: f32[1,90] = Flatten(%y) {axis=1})", "input %x: f32[1,5,3,3]", "aicore.vector"});
+}
+
+TEST_F(AscendKernels, StrictNumericsRefusesForceFp16) {
+  const std::string text = text_of({"", "  %y: f32[2,3] = Relu(%x)\n  %out: f32[1,6] = Flatten(%y) {axis=0}", "input %x: f32[2,3]", ""});
+  auto in = test::random_inputs(*test::parse(*fp16_, text));
+  try {
+    test::compile_and_run(test::parse(*fp16_, text), *fp16_, "ascend", in, /*strict=*/true);
+    FAIL() << "force_fp16 accepted under strict numerics";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'force_fp16' reduces precision"), std::string::npos) << e.what();
+  }
+  // must_keep_origin_dtype is exact: allowed, and bitwise equal to the fp32 reference here.
+  auto ref = test::compile_and_run(test::parse(*cpu_, text), *cpu_, "cpu", in, true);
+  auto f = test::compile_and_run(test::parse(*fp32_, text), *fp32_, "ascend", in, true);
+  EXPECT_EQ(test::rel_l2(f.outputs[0], ref.outputs[0]), 0.0);
+}
+
+}  // namespace
+}  // namespace ge::ascend
+
+namespace ge::ascend {
+namespace {
+
+TEST(AscendPrecision, GraphOutputProducerRunsInFp16AndTheOutputKeepsNameAndDtype) {
+  // The Gemm writes the graph output: it still runs on the Cube in fp16, and a Cast from a new
+  // fp16 value produces `out` (float32, same name).
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[4,40]
+  const %w: f32[40,9]
+  %out: f32[4,9] = Gemm(%x, %w)
+  output %out
+})";
+  auto cpu = test::cpu_env();
+  auto fp16 = test::ascend_env("force_fp16");
+  auto in = test::random_inputs(*test::parse(*cpu, text));
+  auto ref = test::compile_and_run(test::parse(*cpu, text), *cpu, "cpu", in);
+  auto h = test::compile_and_run(test::parse(*fp16, text), *fp16, "ascend", in);
+  ASSERT_EQ(h.graph->outputs().size(), 1u);
+  EXPECT_EQ(h.graph->outputs()[0]->name(), "out");
+  EXPECT_EQ(h.graph->outputs()[0]->dtype, DataType::Float32);
+  EXPECT_EQ(h.outputs[0].dtype(), DataType::Float32);
+  const double e = test::rel_l2(h.outputs[0], ref.outputs[0]);
+  EXPECT_LE(e, 1e-3);
+  EXPECT_GT(e, 0.0);
+  EXPECT_EQ(h.counters["ascend.placement.aicore.cube"], 1);
+  EXPECT_EQ(h.counters["ascend.placement.aicpu"], 0);
+  EXPECT_EQ(h.counters["ascend.casts.to_fp16"], 1);
+  EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);
+  EXPECT_EQ(h.counters["ascend.cast.out_fp16:fp16->fp32"], 1);
+}
+
+}  // namespace
+}  // namespace ge::ascend
