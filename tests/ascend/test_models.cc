@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "ascend_harness.h"
+#include "shared_models.h"
 #include "ge/core/onnx_frontend.h"
 
 namespace ge::ascend {
@@ -14,32 +15,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path shared_dir() {
-  if (const char* e = std::getenv("GE_SHARED_DIR")) return e;
-  return fs::path(__FILE__).parent_path() / "../../../shared";
-}
-
-std::vector<Tensor> read_set(const fs::path& dir, const std::string& prefix) {
-  std::vector<Tensor> out;
-  for (int k = 0; fs::exists(dir / (prefix + std::to_string(k) + ".pb")); ++k)
-    out.push_back(core::read_tensor_file((dir / (prefix + std::to_string(k) + ".pb")).string()));
-  return out;
-}
-
-std::vector<fs::path> shared_models() {
-  std::vector<fs::path> out;
-  const fs::path root = shared_dir() / "models";
-  if (!fs::exists(root)) return out;
-  for (auto& d : fs::directory_iterator(root)) {
-    const fs::path named = d.path() / (d.path().filename().string() + ".onnx");
-    if (d.is_directory() && fs::exists(named)) out.push_back(named);
-  }
-  if (fs::exists(root / "onnx-light"))
-    for (auto& d : fs::directory_iterator(root / "onnx-light"))
-      if (fs::exists(d.path() / "model.onnx")) out.push_back(d.path() / "model.onnx");
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using ge::test::read_set;
+using ge::test::shared_dir;
+using ge::test::shared_models;
 
 std::string label(const fs::path& model) {
   const std::string dir = model.parent_path().filename().string();

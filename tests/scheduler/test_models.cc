@@ -15,39 +15,16 @@
 #include "ge/core/pipeline.h"
 #include "ge/core/runtime.h"
 #include "schedule_test_util.h"
+#include "shared_models.h"
 
 namespace ge {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path shared_dir() {
-  if (const char* e = std::getenv("GE_SHARED_DIR")) return e;
-  return fs::path(__FILE__).parent_path() / "../../../shared";
-}
-
-std::vector<fs::path> shared_models() {
-  std::vector<fs::path> out;
-  fs::path root = shared_dir() / "models";
-  if (!fs::exists(root)) return out;
-  for (auto& d : fs::directory_iterator(root)) {
-    if (!d.is_directory()) continue;
-    fs::path named = d.path() / (d.path().filename().string() + ".onnx");
-    if (fs::exists(named)) out.push_back(named);
-  }
-  if (fs::exists(root / "onnx-light"))
-    for (auto& d : fs::directory_iterator(root / "onnx-light"))
-      if (fs::exists(d.path() / "model.onnx")) out.push_back(d.path() / "model.onnx");
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<Tensor> read_set(const fs::path& dir, const std::string& prefix) {
-  std::vector<Tensor> out;
-  for (int k = 0; fs::exists(dir / (prefix + std::to_string(k) + ".pb")); ++k)
-    out.push_back(core::read_tensor_file((dir / (prefix + std::to_string(k) + ".pb")).string()));
-  return out;
-}
+using ge::test::read_set;
+using ge::test::shared_dir;
+using ge::test::shared_models;
 
 std::unique_ptr<core::Environment> env_with(const std::string& scheduler) {
   core::Manifest m = core::load_manifest(core::default_manifest_path());

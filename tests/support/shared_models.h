@@ -1,4 +1,4 @@
-// tests/memory/shared_models.h — the shared models (../shared/models) and their reference data.
+// tests/support/shared_models.h — the shared models (../shared/models) and their reference data.
 #pragma once
 #include <algorithm>
 #include <cmath>
