@@ -3,15 +3,18 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ge/core/environment.h"
+#include "ge/core/session.h"
 #include "ge/core/importer.h"
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
@@ -58,6 +61,32 @@ inline void write_bytes(const std::string& path, const std::vector<uint8_t>& b) 
 
 inline bool bitwise_equal(const ge::Tensor& a, const ge::Tensor& b) {
   return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+}
+
+/// Runs one loaded plan from `threads` application threads at once, `runs_each` runs per thread,
+/// each thread on its own Session, and checks that every run's outputs equal `want` bit for bit
+/// (issue 7: several threads run one loaded plan, weights shared, arenas separate).
+inline void expect_concurrent_runs_bitwise(ge::LoadedPlan& plan, const std::vector<ge::Tensor>& inputs,
+                                           const std::vector<ge::Tensor>& want, int threads = 4, int runs_each = 50) {
+  std::atomic<int> runs{0}, mismatches{0}, errors{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      try {
+        ge::Session s = plan.new_session();
+        for (int i = 0; i < runs_each; ++i) {
+          std::vector<ge::Tensor> out = s.run(inputs);
+          for (size_t k = 0; k < out.size(); ++k) mismatches += !bitwise_equal(out[k], want[k]);
+          ++runs;
+        }
+      } catch (const std::exception&) {
+        ++errors;
+      }
+    });
+  for (auto& t : pool) t.join();
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_EQ(runs.load(), threads * runs_each);
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 /// The message of the ge::Error that parsing `bytes` throws; "" when it loads.

@@ -81,25 +81,7 @@ void round_trip_and_threads(const std::string& model, const std::string& data_di
   }
 
   // 4 application threads × 50 runs, each Session with its own two stream workers.
-  std::atomic<int> runs{0}, mismatches{0}, errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&] {
-      try {
-        ge::Session s = plan->new_session();
-        for (int i = 0; i < 50; ++i) {
-          std::vector<ge::Tensor> out = s.run(in);
-          for (size_t k = 0; k < out.size(); ++k) mismatches += !bitwise_equal(out[k], want[k]);
-          ++runs;
-        }
-      } catch (const std::exception&) {
-        ++errors;
-      }
-    });
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(errors.load(), 0);
-  EXPECT_EQ(runs.load(), 200);
-  EXPECT_EQ(mismatches.load(), 0);
+  plan_test::expect_concurrent_runs_bitwise(*plan, in, want);
 }
 
 std::string refusal_of(const ge::Graph& g) {

@@ -36,25 +36,7 @@ void threads_run_one_plan(const std::string& model, const std::string& data_dir)
   tol.atol = 1e-4;
   for (size_t k = 0; k < want.size(); ++k) ASSERT_TRUE(ge::core::compare_tensors(want[k], refs[k], tol).ok);
 
-  std::atomic<int> runs{0}, mismatches{0}, errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&] {
-      try {
-        ge::Session s = plan->new_session();
-        for (int i = 0; i < 50; ++i) {
-          std::vector<ge::Tensor> out = s.run(inputs);
-          for (size_t k = 0; k < out.size(); ++k) mismatches += !bitwise_equal(out[k], want[k]);
-          ++runs;
-        }
-      } catch (const std::exception&) {
-        ++errors;
-      }
-    });
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(errors.load(), 0);
-  EXPECT_EQ(runs.load(), 200);
-  EXPECT_EQ(mismatches.load(), 0);
+  plan_test::expect_concurrent_runs_bitwise(*plan, inputs, want);
 }
 
 // x → Relu → a (output), x → Sigmoid → b → Relu → c (output); small enough to check by hand.
