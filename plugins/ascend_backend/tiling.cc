@@ -1,0 +1,103 @@
+// plugins/ascend_backend/tiling.cc — attribute codec and capacity checks of tiling.h.
+#include "tiling.h"
+
+#include <algorithm>
+
+#include "ge/sdk/error.h"
+
+namespace ge::ascend {
+namespace {
+
+constexpr int64_t kCube = 1, kVector = 2, kVersion = 1;
+
+void expect(const std::vector<int64_t>& v, int64_t kind, size_t len, const std::string& who) {
+  const char* name = kind == kCube ? "cube" : "vector";
+  if (v.size() < 2 || v[0] != kind)
+    throw Error(who + ": attribute " + kAttrTiling + " is not a " + name + " tiling (kind " +
+                (v.empty() ? std::string("missing") : std::to_string(v[0])) + ")");
+  if (v[1] != kVersion)
+    throw Error(who + ": attribute " + kAttrTiling + " has version " + std::to_string(v[1]) + "; this plugin reads version " +
+                std::to_string(kVersion));
+  if (v.size() != len)
+    throw Error(who + ": attribute " + kAttrTiling + " has " + std::to_string(v.size()) + " values; a " + name + " tiling has " +
+                std::to_string(len));
+}
+
+void positive(int64_t v, const char* field, const std::string& who) {
+  if (v <= 0) throw Error(who + ": tiling field " + field + " = " + std::to_string(v) + " must be positive");
+}
+
+void fits(int64_t need, const Platform& p, const char* buffer, const std::string& who) {
+  const int64_t cap = p.get_int(std::string("buffers.") + buffer);
+  if (need > cap)
+    throw Error(who + ": tiling needs " + std::to_string(need) + " bytes of " + buffer + " but " + p.name + " has " +
+                std::to_string(cap));
+}
+
+void block_dim_ok(int64_t block_dim, int64_t tiles, const Platform& p, const std::string& who) {
+  const int64_t cores = p.get_int("ai_cores");
+  if (block_dim < 1 || block_dim > cores || block_dim > tiles)
+    throw Error(who + ": tiling block_dim " + std::to_string(block_dim) + " outside 1.." +
+                std::to_string(std::min(cores, tiles)) + " (" + std::to_string(cores) + " AI Cores on " + p.name + ", " +
+                std::to_string(tiles) + " tiles)");
+}
+
+}  // namespace
+
+std::vector<int64_t> encode(const CubeTiling& t) {
+  return {kCube, kVersion, t.batch, t.M, t.N, t.K, t.m_tile, t.n_tile, t.k_tile, t.k_l1, t.double_buffer ? 1 : 0, t.block_dim};
+}
+
+std::vector<int64_t> encode(const VectorTiling& t) {
+  return {kVector, kVersion, t.units, t.unit_elements, t.ub_bytes_per_unit, t.tile_units, t.double_buffer ? 1 : 0, t.block_dim};
+}
+
+CubeTiling decode_cube(const std::vector<int64_t>& v, const std::string& who) {
+  expect(v, kCube, 12, who);
+  CubeTiling t;
+  t.batch = v[2], t.M = v[3], t.N = v[4], t.K = v[5];
+  t.m_tile = v[6], t.n_tile = v[7], t.k_tile = v[8], t.k_l1 = v[9];
+  if (v[10] != 0 && v[10] != 1) throw Error(who + ": tiling field double_buffer = " + std::to_string(v[10]) + " must be 0 or 1");
+  t.double_buffer = v[10] == 1;
+  t.block_dim = v[11];
+  return t;
+}
+
+VectorTiling decode_vector(const std::vector<int64_t>& v, const std::string& who) {
+  expect(v, kVector, 8, who);
+  VectorTiling t;
+  t.units = v[2], t.unit_elements = v[3], t.ub_bytes_per_unit = v[4], t.tile_units = v[5];
+  if (v[6] != 0 && v[6] != 1) throw Error(who + ": tiling field double_buffer = " + std::to_string(v[6]) + " must be 0 or 1");
+  t.double_buffer = v[6] == 1;
+  t.block_dim = v[7];
+  return t;
+}
+
+void check(const CubeTiling& t, const Platform& p, const std::string& who) {
+  positive(t.batch, "batch", who), positive(t.M, "M", who), positive(t.N, "N", who), positive(t.K, "K", who);
+  positive(t.m_tile, "m_tile", who), positive(t.n_tile, "n_tile", who), positive(t.k_tile, "k_tile", who);
+  positive(t.k_l1, "k_l1", who);
+  for (auto [v, f] : {std::pair{t.m_tile, "m_tile"}, {t.n_tile, "n_tile"}, {t.k_tile, "k_tile"}})
+    if (v % 16) throw Error(who + ": tiling field " + f + " = " + std::to_string(v) + " is not a multiple of 16 (one fractal)");
+  if (t.k_l1 % t.k_tile)
+    throw Error(who + ": tiling k_l1 = " + std::to_string(t.k_l1) + " is not a multiple of k_tile = " + std::to_string(t.k_tile));
+  // 16 × 16 fp16 fractals are 512 B: every L0A / L0B tile is a whole number of fractals, hence aligned.
+  fits(t.l0a_bytes(), p, "l0a", who);
+  fits(t.l0b_bytes(), p, "l0b", who);
+  fits(t.l0c_bytes(), p, "l0c", who);
+  fits(t.l1_bytes(), p, "l1", who);
+  block_dim_ok(t.block_dim, t.output_tiles(), p, who);
+}
+
+void check(const VectorTiling& t, const Platform& p, const std::string& who) {
+  positive(t.units, "units", who), positive(t.unit_elements, "unit_elements", who);
+  positive(t.ub_bytes_per_unit, "ub_bytes_per_unit", who), positive(t.tile_units, "tile_units", who);
+  const int64_t align = p.get_int("alignment.ub");
+  if ((t.tile_units * t.ub_bytes_per_unit) % align)
+    throw Error(who + ": tiling UB tile of " + std::to_string(t.tile_units * t.ub_bytes_per_unit) + " bytes is not " +
+                std::to_string(align) + "-byte aligned");
+  fits(t.ub_bytes(), p, "ub", who);
+  block_dim_ok(t.block_dim, t.tiles(), p, who);
+}
+
+}  // namespace ge::ascend

@@ -1,0 +1,94 @@
+// plugins/ascend_backend/tiling.h — how one AI Core task is cut into tiles that fit the Da Vinci
+// core's buffers, and how that choice travels with the node (docs/ascend.md, "Tiling").
+//
+// The tiling pass (ascend_tiling) decides it at compile time and stores it on the node as
+// attributes, so it is part of the plan / offline model (.om):
+//   ascend_engine     string  "cube" | "vector" | "aicpu"
+//   ascend_block_dim  int     AI Cores the task spreads over (1 for AI CPU tasks)
+//   ascend_tiling     ints    encode(CubeTiling) or encode(VectorTiling); absent for AI CPU tasks
+//   ascend_reason     string  why this engine (report: ascend.placement)
+// The emulator's kernels read it back at build (load) time, refuse it when it does not fit the
+// platform's buffers or does not match the node (a corrupted offline model), and execute the
+// task tile by tile in the stored order. The cycle model (issue 10) prices the same tiles.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "platform.h"
+
+namespace ge::ascend {
+
+inline constexpr const char* kAttrEngine = "ascend_engine";
+inline constexpr const char* kAttrBlockDim = "ascend_block_dim";
+inline constexpr const char* kAttrTiling = "ascend_tiling";
+inline constexpr const char* kAttrReason = "ascend_reason";
+
+/// A Cube task as `batch` independent GEMMs C[M][N] (+)= A[M][K] · B[K][N] on fp16 operands with an
+/// fp32 accumulator. Convolution: im2col, M = N·OH·OW, K = ⌈(C/group)/16⌉·16·Kh·Kw (FRACTAL_Z's K
+/// order), N = O/group, batch = group. MatMul/Gemm: the matrix product's M, K, N, batch = the
+/// broadcast batch count.
+///
+/// Per output tile (m_tile × n_tile, multiples of 16): for each k_tile-wide step along K, an
+/// m_tile × k_tile block of A sits in L0A and a k_tile × n_tile block of B in L0B (fp16, 2 B per
+/// element); the m_tile × n_tile fp32 partial sums stay in L0C (4 B) until K is done. A and B are
+/// staged in L1 k_l1 elements of K at a time (k_l1 a multiple of k_tile). With double_buffer every
+/// buffer holds two tiles (load of the next overlaps compute of the current), so the capacities
+/// below count twice. Output tiles are ordered batch-major, then M, then N; AI Core b of
+/// block_dim takes tiles b, b + block_dim, b + 2·block_dim, …
+struct CubeTiling {
+  int64_t batch = 1, M = 0, N = 0, K = 0;   ///< the problem (elements)
+  int64_t m_tile = 16, n_tile = 16, k_tile = 16;  ///< L0 tile (elements, multiples of 16)
+  int64_t k_l1 = 16;                        ///< K elements staged in L1 per load (multiple of k_tile)
+  bool double_buffer = true;
+  int64_t block_dim = 1;                    ///< 1 ≤ block_dim ≤ min(ai_cores, output tiles)
+
+  int64_t m_tiles() const { return (M + m_tile - 1) / m_tile; }
+  int64_t n_tiles() const { return (N + n_tile - 1) / n_tile; }
+  int64_t k_steps() const { return (K + k_tile - 1) / k_tile; }
+  int64_t output_tiles() const { return batch * m_tiles() * n_tiles(); }
+  /// Bytes each buffer needs (double buffering included).
+  int64_t l0a_bytes() const { return m_tile * k_tile * 2 * (double_buffer ? 2 : 1); }
+  int64_t l0b_bytes() const { return k_tile * n_tile * 2 * (double_buffer ? 2 : 1); }
+  int64_t l0c_bytes() const { return m_tile * n_tile * 4 * (double_buffer ? 2 : 1); }
+  int64_t l1_bytes() const { return (m_tile + n_tile) * k_l1 * 2 * (double_buffer ? 2 : 1); }
+};
+
+/// A Vector task as `units` independent work units processed through the Unified Buffer
+/// tile_units at a time. A unit is what the op's kernel defines (elementwise and Cast: one output
+/// element; pools: one output row of OW·C0 elements with its input window rows; Concat and
+/// TransData: one output element). ub_bytes_per_unit counts the unit's inputs, outputs and
+/// temporaries in UB, each rounded up to the UB alignment (32 B) per unit. With double_buffer two
+/// tiles are resident. Tiles are contiguous ranges of units; AI Core b of block_dim takes tiles
+/// b, b + block_dim, …
+struct VectorTiling {
+  int64_t units = 0;
+  int64_t unit_elements = 1;       ///< output elements per unit
+  int64_t ub_bytes_per_unit = 0;
+  int64_t tile_units = 1;
+  bool double_buffer = true;
+  int64_t block_dim = 1;           ///< 1 ≤ block_dim ≤ min(ai_cores, tiles)
+
+  int64_t tiles() const { return (units + tile_units - 1) / tile_units; }
+  int64_t ub_bytes() const { return tile_units * ub_bytes_per_unit * (double_buffer ? 2 : 1); }
+};
+
+/// Attribute encodings (versioned; the first two ints are kind and version):
+///   cube:   [1, 1, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
+///   vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
+std::vector<int64_t> encode(const CubeTiling& t);
+std::vector<int64_t> encode(const VectorTiling& t);
+/// Decoders: throw ge::Error naming `who` (the node) when the list has another kind, version or
+/// length.
+CubeTiling decode_cube(const std::vector<int64_t>& v, const std::string& who);
+VectorTiling decode_vector(const std::vector<int64_t>& v, const std::string& who);
+
+/// Refuse a tiling that cannot run on `p`: non-positive sizes, tiles not multiples of 16, k_l1 not
+/// a multiple of k_tile, a buffer over capacity (L0A, L0B, L0C, L1 for cube; UB for vector), a
+/// tile misaligned for its buffer (L0A/L0B 512 B), block_dim outside 1..min(ai_cores, tiles).
+/// Throws ge::Error naming `who`, the buffer or field, the bytes needed and the capacity.
+void check(const CubeTiling& t, const Platform& p, const std::string& who);
+void check(const VectorTiling& t, const Platform& p, const std::string& who);
+
+}  // namespace ge::ascend
