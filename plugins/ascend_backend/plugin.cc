@@ -6,6 +6,7 @@
 #include "kernels.h"
 #include "precision.h"
 #include "preferences.h"
+#include "tiling_pass.h"
 
 namespace {
 
@@ -29,6 +30,8 @@ void register_ascend(ge::Registrar& r) {
   ge::ascend::register_aicpu_tensor_kernels(r);
   ge::ascend::register_preferences(r);
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
+  // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).
+  r.add_pass(ge::ascend::make_tiling_pass(r.plugin_dir() + "/ascend/platforms"));
 }
 
 }  // namespace
