@@ -71,7 +71,9 @@ PlacementChoice place(const Node& n, const Platform& p) {
   if (is_cube_op(n)) {
     for (size_t i = 0; i < 2 && i < n.num_inputs(); ++i)
       if (n.input(i) && n.input(i)->dtype != DataType::Float16) {
-        c.reason = "aicpu: " + std::string(dtype_name(n.input(i)->dtype)) + " input (the Cube multiplies fp16 only)";
+        const DataType t = n.input(i)->dtype;
+        c.reason = "aicpu: " + (t == DataType::Float32 ? std::string("fp32") : std::string(dtype_name(t))) +
+                   " input (the Cube multiplies fp16 only)";
         return c;
       }
     std::string why;
@@ -126,6 +128,7 @@ PlacementChoice place(const Node& n, const Platform& p) {
     return c;
   }
   c.reason = "aicpu: no AI Core kernel for " + op;
+  c.aicpu_us = aicpu_us(0, p);  // launch only: the AI CPU's own work is not estimated for these ops
   return c;
 }
 

@@ -7,7 +7,8 @@
 //   kernels re-check it at load).
 // Report counters: ascend.placement.final.{aicore.cube,aicore.vector,aicpu} (after layout) and
 // one ascend.placement.node.<node>:<engine> per node (value: the chosen engine's estimated time
-// in ns, 0 when not estimated); the reason itself is the node's ascend_reason attribute.
+// in ns, launch included; AI CPU-only ops: the launch alone); the reason itself is the node's
+// ascend_reason attribute.
 #include "tiling_pass.h"
 
 #include <cmath>
