@@ -224,6 +224,53 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   expect_refused(relu, "Relu", [](Node& n) { set_field(n, 4, 32); }, {"corrupted tiling: ub_bytes_per_unit = 32"});
 }
 
+// The cost rule itself: with a (hypothetical) 1 ms AI Core launch, a small Relu is cheaper on the
+// AI CPU (10 µs at 8 GFLOP/s + 20 µs launch); with the platform's 5 µs it goes to the Vector unit.
+TEST(AscendTiling, PlacementFollowsTheCostEstimate) {
+  auto env = env_for("Ascend910A");
+  auto g = test::parse(*env, R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  %out: f32[1,16,8,8] = Relu(%x)
+  output %out
+})");
+  for (Value* v : g->values()) v->dtype = DataType::Float16;  // as after force_fp16
+  Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  const Node& relu = *g->nodes().front();
+  const PlacementChoice vec = place(relu, p);
+  EXPECT_EQ(vec.engine, Engine::Vector);
+  EXPECT_EQ(vec.reason.rfind("vector: ", 0), 0u) << vec.reason;
+  EXPECT_LT(vec.aicore_us, vec.aicpu_us);
+  p.numbers["launch.aicore_us"].value = 1000;
+  const PlacementChoice cpu = place(relu, p);
+  EXPECT_EQ(cpu.engine, Engine::AiCpu);
+  EXPECT_FALSE(cpu.vector.has_value());
+  EXPECT_NE(cpu.reason.find("(launch-bound)"), std::string::npos) << cpu.reason;
+  EXPECT_EQ(cpu.reason.rfind("aicpu: est. ", 0), 0u) << cpu.reason;
+}
+
+// A Vector op stored as an AI CPU task (what the cost rule may choose) runs whole on the AI CPU
+// with the same per-element arithmetic: bit-identical to the tiled Vector result.
+TEST(AscendTiling, VectorOpPlacedOnTheAiCpuRunsThereWithTheSameBits) {
+  auto env = env_for("Ascend910A");
+  const char* text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[3,1000]
+  %r: f32[3,1000] = Sigmoid(%x)
+  %out: f32[3000] = Flatten(%r) {axis=0}
+  output %out
+})";
+  auto in = test::random_inputs(*test::parse(*env, text));
+  auto tiled = test::compile_and_run(test::parse(*env, text), *env, "ascend", in);
+  auto g = compile(test::parse(*env, text), *env);
+  Node* n = const_cast<Node*>(only(*g, "Sigmoid"));
+  n->attrs.set(kAttrEngine, std::string("aicpu"));
+  n->attrs.set(kAttrBlockDim, int64_t{1});
+  n->attrs.erase(kAttrTiling);
+  core::Executable exe(g, *env, {"ascend", 1});
+  const auto out = exe.run(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::memcmp(out[0].data(), tiled.outputs[0].data(), out[0].nbytes()), 0);
+}
+
 // ---- bit identity of the tiled execution ---------------------------------------------------
 
 std::vector<float> fp16_values(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
