@@ -58,7 +58,14 @@ StoredTask load_task(const Node& n, const std::string& platform_dir) {
     refuse(n, std::string("corrupted tiling: ") + kAttrEngine + " = '" + engine + "' (known: cube, vector, aicpu)");
   if (!n.attrs.has(kAttrTiling)) refuse(n, std::string("corrupted tiling: engine ") + engine + " without " + kAttrTiling);
   if (!n.attrs.has(kAttrSoc)) refuse(n, std::string("corrupted tiling: no ") + kAttrSoc + " attribute");
-  const Platform& p = cached_platform(platform_dir, n.attrs.get_string(kAttrSoc, ""));
+  const std::string soc = n.attrs.get_string(kAttrSoc, "");
+  const Platform* pp = nullptr;
+  try {
+    pp = &cached_platform(platform_dir, soc);
+  } catch (const Error& e) {
+    refuse(n, std::string("the platform of its tiling (") + kAttrSoc + " '" + soc + "'): " + e.what());
+  }
+  const Platform& p = *pp;
   const std::string name = "ascend: " + who(n);
   const std::vector<int64_t> enc = n.attrs.get_ints(kAttrTiling);
   if (engine == "cube") {

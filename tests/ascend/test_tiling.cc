@@ -208,6 +208,8 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 7, 24); }, {"n_tile = 24 is not a multiple of 16"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrBlockDim, int64_t{4}); }, {"ascend_block_dim = 4", "give 8"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.erase(kAttrEngine); }, {"no ascend_engine attribute", "recompile"});
+  expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrSoc, std::string("Ascend999")); },
+                 {"ascend_soc_version 'Ascend999'", "unknown soc_version"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrTiling, std::vector<int64_t>{2, 1, 3}); }, {"is not a cube tiling"});
   expect_refused(kConv, "Flatten", [](Node& n) { n.attrs.set(kAttrEngine, std::string("vector")); },
                  {"corrupted tiling", "Flatten"});
