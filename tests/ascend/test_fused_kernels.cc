@@ -193,5 +193,61 @@ TEST_F(AscendFusedKernels, UnfusedPatternsAreFusedForAscend) {
   EXPECT_EQ(l.graph->nodes().size(), 4u);  // Cast to fp16, LayerNorm, Cast to fp32, Flatten
 }
 
+// The stored tiling of a row op is checked at kernel build like every other (tiling_load.h): a
+// LayerNorm of 6 rows of 48 elements stored with 7 units, or with a unit of 48 elements less UB
+// than its rows need, is refused naming the node; a row over the UB puts the op on the AI CPU.
+TEST_F(AscendFusedKernels, RowTilingsAreCheckedAtBuild) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[6,48]
+  const %g: f32[48]
+  %y: f32[6,48] = ge.LayerNormalization(%x, %g) {axis=-1, epsilon=1e-05}
+  %out: f32[1,288] = Flatten(%y) {axis=0}
+  output %out
+})";
+  // [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
+  // ub per unit: x row 96 B, out row 96 B, fp32 row 192 B, Scale row 96 B = 480 B.
+  for (auto [field, value, want] : {std::tuple{2, 7, "corrupted tiling: units = 7"}, std::tuple{3, 47, "unit_elements = 47"},
+                                    std::tuple{4, 256, "ub_bytes_per_unit = 256"}}) {
+    auto g = test::parse(*fp16_, text);
+    core::CompileOptions o = core::CompileOptions::from_manifest(fp16_->manifest);
+    o.opt_level = OptLevel::O2, o.backend = "ascend", o.fail_on_pass_error = true;
+    core::compile_graph(*g, *fp16_, o);
+    std::shared_ptr<Graph> sg(std::move(g));
+    Node* ln = nullptr;
+    for (Node* n : sg->nodes())
+      if (n->op_type() == "LayerNormalization") ln = n;
+    ASSERT_NE(ln, nullptr);
+    auto t = ln->attrs.get_ints("ascend_tiling");
+    EXPECT_EQ(t.at(4), 480);
+    t.at(static_cast<size_t>(field)) = value;
+    ln->attrs.set("ascend_tiling", t);
+    try {
+      core::Executable exe(sg, *fp16_, {"ascend", 1});
+      ADD_FAILURE() << "built with " << want;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'" + ln->name() + "'"), std::string::npos) << e.what();
+    }
+  }
+  // A 70000-element row needs 70000·(2+2+4) B = 560 kB of UB (twice: double buffering): no
+  // Vector tiling → the AI CPU.
+  const std::string big = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,70000]
+  %y: f32[2,70000] = Softmax(%x) {axis=-1}
+  %out: f32[1,140000] = Flatten(%y) {axis=0}
+  output %out
+})";
+  auto in = test::random_inputs(*test::parse(*fp16_, big));
+  auto h = test::compile_and_run(test::parse(*fp16_, big), *fp16_, "ascend", in);
+  auto ref = test::compile_and_run(test::parse(*cpu_, big), *cpu_, "cpu", in);
+  EXPECT_EQ(engines(h).count("Softmax:aicpu"), 1u);
+  // Outputs ≈ 1/70000 are fp16 subnormals (spacing 2^-24 ≈ 6e-8, ~0.4 % of the value): 5e-3.
+  EXPECT_LE(test::rel_l2(h.outputs[0], ref.outputs[0]), 5e-3);
+  for (const Node* n : h.graph->nodes()) {
+    if (n->op_type() != "Softmax") continue;
+    EXPECT_NE(n->attrs.get_string("ascend_reason", "").find("one Vector unit needs"), std::string::npos) << n->attrs.get_string("ascend_reason", "");
+  }
+}
+
 }  // namespace
 }  // namespace ge::ascend
