@@ -47,7 +47,12 @@ OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, double lo, doubl
   for (Value* v : c->inputs())
     if (!v->data) v->data = std::make_shared<const Tensor>(seeded(*v, rng, lo, hi));
   for (Node* n : c->topological_order()) {
-    std::optional<std::vector<Tensor>> out = ctx.evaluate(*n);
+    std::optional<std::vector<Tensor>> out;
+    try {
+      out = ctx.evaluate(*n);
+    } catch (const std::exception& e) {  // a ConfigError: the pass must stop, not be undone and skipped
+      throw ConfigError("ascend.overflow_check: the fp32 run failed at " + n->describe() + ": " + e.what());
+    }
     if (!out)
       throw ConfigError("ascend.overflow_check: the host backend has no kernel for " + n->describe() +
                   " (the check runs the fp32 graph on it); turn the check off");

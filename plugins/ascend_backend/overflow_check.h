@@ -23,7 +23,8 @@ struct OverflowScan {
 };
 
 /// Float graph inputs: uniform in [lo, hi) from std::mt19937(seed); integer inputs: zeros; bool:
-/// false. Throws ge::Error naming the node when the host backend has no kernel for one.
+/// false. Throws ge::ConfigError naming the node when the host backend has no kernel for one or
+/// its kernel fails.
 OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, double lo, double hi, uint32_t seed);
 
 }  // namespace ge::ascend
