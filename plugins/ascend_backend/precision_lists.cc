@@ -100,6 +100,11 @@ ListEdit toml_edit(const std::string& file, const std::string& list, const toml:
   return e;
 }
 
+/// "ascend.keep_dtype" or "ascend.keep_dtype file 'F'" for messages.
+std::string keep_where(const std::string& origin) {
+  return origin.empty() ? "ascend.keep_dtype" : "ascend.keep_dtype file '" + origin + "'";
+}
+
 std::string trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
@@ -187,7 +192,7 @@ KeepDtype parse_keep_dtype(const std::vector<std::string>& entries, const std::s
     if (e.empty() || e[0] == '#') continue;
     if (e.rfind(kType, 0) == 0) {
       const std::string t = trim(e.substr(kType.size()));
-      if (t.empty()) throw ConfigError("ascend.keep_dtype (" + origin + "): entry '" + e + "' names no op type");
+      if (t.empty()) throw ConfigError(keep_where(origin) + ": entry '" + e + "' names no op type");
       k.op_types.insert(t);
     } else {
       k.nodes.insert(e);
@@ -210,11 +215,11 @@ void check_keep_dtype(const KeepDtype& k, const Graph& g, const OpRegistry& ops)
   for (const std::string& n : k.nodes)
     if (!names.count(n)) missing += (missing.empty() ? "'" : ", '") + n + "'";
   if (!missing.empty())
-    throw ConfigError("ascend.keep_dtype (" + k.origin + "): no node named " + missing +
+    throw ConfigError(keep_where(k.origin) + ": no node named " + missing +
                       " in the graph after fusion (a node fused into another keeps only the anchor's name, "
                       "e.g. a Conv's; `gec run MODEL --print-after ascend_precision` prints the names)");
   for (const std::string& t : k.op_types)
-    if (!known_op(t, ops)) throw ConfigError("ascend.keep_dtype (" + k.origin + "): OpType::" + t + " is not an op type any loaded plugin defines");
+    if (!known_op(t, ops)) throw ConfigError(keep_where(k.origin) + ": OpType::" + t + " is not an op type any loaded plugin defines");
 }
 
 }  // namespace ge::ascend

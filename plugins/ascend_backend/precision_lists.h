@@ -53,7 +53,7 @@ void modify_mix_lists(MixLists& lists, const std::string& path, const OpRegistry
 struct KeepDtype {
   std::set<std::string> nodes;
   std::set<std::string> op_types;
-  std::string origin;  ///< "ascend.keep_dtype" or the file, for messages
+  std::string origin;  ///< the file it was read from ("" for the manifest's array), for messages
   bool keeps(const Node& n) const { return nodes.count(n.name()) || op_types.count(op_key(n)); }
   bool empty() const { return nodes.empty() && op_types.empty(); }
 };

@@ -86,7 +86,7 @@ KeepDtype keep_dtype_option(PassContext& ctx) {
     if (!e.is_string()) throw ConfigError("ascend.keep_dtype: every entry must be a string (in " + *t + ")");
     entries.push_back(*e.value<std::string>());
   }
-  return parse_keep_dtype(entries, "ascend.keep_dtype");
+  return parse_keep_dtype(entries, "");
 }
 
 std::pair<double, double> range_option(PassContext& ctx) {
