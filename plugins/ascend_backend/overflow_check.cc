@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ge/sdk/error.h"
+#include "overflow_inputs.h"
 
 namespace ge::ascend {
 
@@ -37,15 +38,23 @@ Tensor seeded(const Value& v, std::mt19937& rng, double lo, double hi) {
 
 }  // namespace
 
-OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, double lo, double hi, uint32_t seed) {
+OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, const CheckInputs& in) {
   OverflowScan s;
   std::ostringstream d;
-  d << "seeded inputs: floats uniform in [" << lo << ", " << hi << "), integers 0 (seed " << seed << ")";
+  if (in.dir.empty()) d << "seeded inputs: floats uniform in [" << in.lo << ", " << in.hi << "), integers 0 (seed " << in.seed << ")";
+  else d << "inputs of '" << in.dir << "'";
   s.input_desc = d.str();
   std::unique_ptr<Graph> c = g.clone();
-  std::mt19937 rng(seed);
+  std::vector<Value*> free;  // graph inputs without data, in order
   for (Value* v : c->inputs())
-    if (!v->data) v->data = std::make_shared<const Tensor>(seeded(*v, rng, lo, hi));
+    if (!v->data) free.push_back(v);
+  if (!in.dir.empty()) {
+    std::vector<Tensor> t = read_input_dir(in.dir, std::vector<const Value*>(free.begin(), free.end()));
+    for (size_t k = 0; k < free.size(); ++k) free[k]->data = std::make_shared<const Tensor>(std::move(t[k]));
+  } else {
+    std::mt19937 rng(in.seed);
+    for (Value* v : free) v->data = std::make_shared<const Tensor>(seeded(*v, rng, in.lo, in.hi));
+  }
   for (Node* n : c->topological_order()) {
     std::optional<std::vector<Tensor>> out;
     try {

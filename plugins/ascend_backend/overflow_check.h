@@ -22,9 +22,16 @@ struct OverflowScan {
   std::string input_desc;  ///< how the inputs were made, for messages
 };
 
-/// Float graph inputs: uniform in [lo, hi) from std::mt19937(seed); integer inputs: zeros; bool:
-/// false. Throws ge::ConfigError naming the node when the host backend has no kernel for one or
-/// its kernel fails.
-OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, double lo, double hi, uint32_t seed);
+/// The check's inputs: the files of `dir` (overflow_inputs.h) when it is set, else seeded —
+/// floats uniform in [lo, hi) from std::mt19937(seed), integers 0, bool false.
+struct CheckInputs {
+  std::string dir;
+  double lo = -1.0, hi = 1.0;
+  uint32_t seed = 1234;
+};
+
+/// Throws ge::ConfigError naming the node when the host backend has no kernel for one or its
+/// kernel fails, and naming the file for a bad input file.
+OverflowScan scan_fp32_ranges(const Graph& g, PassContext& ctx, const CheckInputs& in);
 
 }  // namespace ge::ascend

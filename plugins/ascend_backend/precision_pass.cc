@@ -89,10 +89,16 @@ KeepDtype keep_dtype_option(PassContext& ctx) {
   return parse_keep_dtype(entries, "");
 }
 
-std::pair<double, double> range_option(PassContext& ctx) {
+/// ascend.overflow_check_inputs: [lo, hi] (seeded, default [-1, 1]) or "DIR" (input_K.pb files).
+CheckInputs check_inputs_option(PassContext& ctx) {
+  CheckInputs in;
   const auto t = ctx.option("ascend", "overflow_check_inputs");
-  if (!t) return {-1.0, 1.0};
+  if (!t) return in;
   const toml::table v = option_value("overflow_check_inputs", *t);
+  if (v["v"].is_string()) {
+    in.dir = *v["v"].value<std::string>();
+    return in;
+  }
   const toml::array* a = v["v"].as_array();
   auto num = [&](size_t i) -> std::optional<double> {
     if (!a || a->size() != 2) return std::nullopt;
@@ -102,8 +108,11 @@ std::pair<double, double> range_option(PassContext& ctx) {
   };
   const auto lo = num(0), hi = num(1);
   if (!lo || !hi || !(*lo < *hi))
-    throw ConfigError("ascend.overflow_check_inputs: value " + *t + " must be [lo, hi] with lo < hi (the uniform range of seeded float inputs)");
-  return {*lo, *hi};
+    throw ConfigError("ascend.overflow_check_inputs: value " + *t +
+                      " must be [lo, hi] with lo < hi (the uniform range of seeded float inputs) or a directory of input_K.pb files");
+  in.lo = *lo;
+  in.hi = *hi;
+  return in;
 }
 
 std::string fmt(double x) {
@@ -182,8 +191,7 @@ class PrecisionPass : public Pass {
   /// kept in fp32 and the plan redone.
   static PrecisionPlan overflow_check(const Graph& g, PassContext& ctx, PrecisionMode mode, const MixLists& lists,
                                       const KeepDtype& keep, PrecisionPlan plan, bool keep_them) {
-    const auto [lo, hi] = range_option(ctx);
-    const OverflowScan s = scan_fp32_ranges(g, ctx, lo, hi, 1234);
+    const OverflowScan s = scan_fp32_ranges(g, ctx, check_inputs_option(ctx));
     std::vector<const Node*> over;
     for (const Node* n : g.topological_order())
       if (plan.fp16.count(n) && s.max_abs.at(n->name()) > kFp16Max) over.push_back(n);

@@ -129,6 +129,10 @@ TEST(AscendModels, OnnxLightShufflenetOverflow) {
   for (const std::string& n : kShufflenetCubeOverflow) cube += (cube.empty() ? "\"" : ", \"") + n + "\"";
   run_model(m, "allow_fp32_to_fp16", 1e-2, "21 node(s) of precision_mode allow_fp32_to_fp16 overflow — keep them in fp32: --set 'ascend.keep_dtype=[" + cube + "]'",
             check, " +check");
+  // On the model's own input (test_data_set_0) the check finds the same 37.
+  run_model(m, "force_fp16", 1e-2, "37 node(s) of precision_mode force_fp16 overflow — keep them in fp32: --set 'ascend.keep_dtype=[" + list + "]'",
+            {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=\"" + (m.parent_path() / "test_data_set_0").string() + "\""},
+            " +check(data)");
   run_model(m, "allow_mix_precision", 1e-2, "fp16 overflow in node 'n120' (Conv)");
   const std::vector<std::string> keep{"ascend.overflow_check=\"keep\"", "ascend.overflow_check_inputs=[0.0, 1.0]"};
   test::Run k = run_model(m, "allow_mix_precision", 1e-2, "", keep, " +check=keep");

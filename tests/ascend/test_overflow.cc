@@ -2,6 +2,11 @@
 // naming the node), the compile-time check `ascend.overflow_check` (error naming the first node
 // and suggesting keep_dtype for all; "keep" keeps them in fp32), and a constant beyond fp16's
 // range refused at compile time.
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "ascend_harness.h"
 
 namespace ge::ascend {
@@ -102,6 +107,43 @@ TEST(AscendOverflow, CompileTimeCheckKeepsTheOverflowingNodesInFp32) {
   EXPECT_NE(run_error("force_fp16", {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=[1.0, 0.5]"})
                 .find("must be [lo, hi] with lo < hi"),
             std::string::npos);
+}
+
+/// DIR/input_0.pb holding a float32 tensor of `dims` filled with `x` (raw_data).
+std::string write_input_dir(const std::string& name, const std::vector<int64_t>& dims, float x) {
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("ge_overflow_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::create_directories(d);
+  onnx::TensorProto p;
+  p.set_data_type(onnx::TensorProto::FLOAT);
+  int64_t n = 1;
+  for (int64_t k : dims) p.add_dims(k), n *= k;
+  std::vector<float> v(static_cast<size_t>(n), x);
+  p.set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)));
+  std::ofstream out(d / "input_0.pb", std::ios::binary);
+  p.SerializeToOstream(&out);
+  return d.string();
+}
+
+TEST(AscendOverflow, CompileTimeCheckOnGivenInputs) {
+  // x = 0.5 everywhere: m2 = 45000 stays in range; x = 0.95: m2 = 85500 overflows.
+  const std::string low = write_input_dir("low", {1, 8}, 0.5f), high = write_input_dir("high", {1, 8}, 0.95f);
+  auto env = test::ascend_env("force_fp16", {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=\"" + low + "\""});
+  auto r = test::compile_and_run(parse(*env, kGraph), *env, "ascend", {[] {
+                                   Tensor t = Tensor::allocate(DataType::Float32, Shape{1, 8});
+                                   for (float& x : t.span<float>()) x = 0.5f;
+                                   return t;
+                                 }()});
+  EXPECT_EQ(r.counters["ascend.overflow_check.nodes"], 0);
+  const std::string e = run_error("force_fp16", {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=\"" + high + "\""});
+  EXPECT_NE(e.find("node 'm2' (Mul) reaches |x| = 85500 in fp32, beyond fp16's 65504 (inputs of '" + high + "')"), std::string::npos) << e;
+  // A file whose shape is not the input's, and a directory without the file, are refused naming them.
+  const std::string wrong = write_input_dir("wrong", {2, 8}, 0.5f);
+  const std::string w = run_error("force_fp16", {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=\"" + wrong + "\""});
+  EXPECT_NE(w.find("input_0.pb' holds f32[2,8], input 'x' is f32[1,8]"), std::string::npos) << w;
+  EXPECT_NE(run_error("force_fp16", {"ascend.overflow_check=\"error\"", "ascend.overflow_check_inputs=\"/nonexistent/dir\""})
+                .find("'/nonexistent/dir' is not a directory"),
+            std::string::npos);
+  for (const std::string& d : {low, high, wrong}) std::filesystem::remove_all(d);
 }
 
 TEST(AscendOverflow, AConstantBeyondFp16IsRefusedAtCompileTime) {
