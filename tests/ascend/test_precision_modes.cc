@@ -201,7 +201,7 @@ TEST(AscendPrecisionModes, TheShippedListsAreValidRegistryData) {
   const MixLists l = load_mix_lists(GE_ASCEND_LISTS, env->ops);
   std::string white, black;
   for (auto& [op, c] : l.ops) (c == MixClass::White ? white : black) += op + " ";
-  EXPECT_EQ(white, "Conv Gemm MatMul ge.FusedConv ");
+  EXPECT_EQ(white, "Conv Gemm MatMul ge.FusedConv ge.FusedMatMul ");
   EXPECT_EQ(black, "Pow ReduceMean Softmax Sqrt ge.LayerNormalization ");
   const fs::path bad = write_file("lists.toml", "white = [\"Conv\"]\nblack = [\"Conv\"]\n");
   try {
