@@ -9,7 +9,9 @@
 namespace ge {
 
 std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const PlanLoadOptions& opts) {
-  return load(path, core::default_manifest_path(), opts);
+  // A plan of a backend with its own manifest beside the plugins (ascend.toml) loads through it.
+  std::string backend_manifest = core::is_plan_file(path) ? core::backend_manifest_path(core::plan_backend(path)) : "";
+  return load(path, backend_manifest.empty() ? core::default_manifest_path() : backend_manifest, opts);
 }
 
 std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const std::string& manifest,
