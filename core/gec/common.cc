@@ -11,6 +11,7 @@
 #include "ge/core/inputs.h"
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/plan.h"
 #include "ge/core/report.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
@@ -43,9 +44,19 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
                "Keep initializers that are also graph inputs (old IR) as inputs instead of constants");
 }
 
-std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
+std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std::string& model) const {
   if (!log_level.empty()) ge::set_log_level(log_level);
-  std::string path = manifest.empty() ? ge::core::default_manifest_path() : manifest;
+  // The backend asked for: --backend, else the one a plan file was compiled for. Without
+  // --manifest, a backend with its own manifest beside the plugins (<plugin dir>/NAME.toml, e.g.
+  // ascend.toml) is loaded through it; any other through the default manifest.
+  std::string want = backend;
+  if (want.empty() && manifest.empty() && !model.empty() && ge::core::is_plan_file(model))
+    want = ge::core::plan_backend(model);
+  std::string path = manifest;
+  if (path.empty()) {
+    path = want.empty() ? "" : ge::core::backend_manifest_path(want);
+    if (path.empty()) path = ge::core::default_manifest_path();
+  }
   ge::core::Manifest m = ge::core::load_manifest(path);
   for (const std::string& s : sets) ge::core::apply_override(m, s);
   if (!opt_level.empty()) m.opt_level = "O" + opt_level;
@@ -54,7 +65,18 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
   if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
   if (!soc_version.empty()) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
   for (const std::string& d : disable) m.disabled_passes.push_back(d);
-  return ge::core::load_environment(m);
+  std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
+  if (!want.empty() && !env->backends.count(want)) {
+    std::string known, manifests;
+    for (auto& [n, b] : env->backends) known += (known.empty() ? "" : ", ") + n;
+    for (const std::string& n : ge::core::backend_manifests()) manifests += (manifests.empty() ? "" : ", ") + n;
+    throw ge::Error("backend '" + want + "' is not registered by any plugin of manifest " + path + " (registered: " +
+                    (known.empty() ? "none" : known) + ")" +
+                    (manifest.empty() ? "; no backend manifest '" + want + ".toml' beside the plugins (there: " +
+                                            (manifests.empty() ? "none" : manifests) + ")"
+                                      : ""));
+  }
+  return env;
 }
 
 ge::core::ImportOptions CommonOptions::import_options() const {
