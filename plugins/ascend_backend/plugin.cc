@@ -4,6 +4,7 @@
 // `gec ... --manifest lib/ge/plugins/ascend.toml` (plugins/ascend_backend/ascend.toml).
 #include "ge/sdk/plugin.h"
 #include "kernels.h"
+#include "offline_model.h"
 #include "precision.h"
 #include "preferences.h"
 
@@ -29,6 +30,7 @@ void register_ascend(ge::Registrar& r) {
   ge::ascend::register_aicpu_tensor_kernels(r);
   ge::ascend::register_preferences(r);
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
+  ge::ascend::register_offline_model(r);  // plan section "ascend.om": the offline model
 }
 
 }  // namespace
