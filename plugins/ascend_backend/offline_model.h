@@ -14,9 +14,10 @@
 //                        {"value":"conv1.w","arena_offset":-1,"bytes":18432,"format":"FRACTAL_Z"}],
 //              "outputs":[...]},
 //             {"kind":"event_record","stream":0,"event":0}, ...]}
-// Units: bytes; arena_offset is the byte offset in the feature-map arena (-1: a constant, which
-// lies in the weights region at its `weights` entry's offset); offsets in `weights` count from
-// the plan's weights section. Tasks: task.h (build_tasks: per node its event waits, its kernel,
+// Units: bytes; arena_offset is the byte offset in the feature-map arena, -1 for a constant (it
+// lies in the weights region at its `weights` entry's offset) and for a graph input or output
+// (bound to the caller's buffer at run time); offsets in `weights` count from the plan's weights
+// section. Tasks: task.h (build_tasks: per node its event waits, its kernel,
 // its event records; a stream runs its tasks in order).
 //
 // The section is derived from the graph it is saved with; at load the validator derives it

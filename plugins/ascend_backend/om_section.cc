@@ -3,6 +3,7 @@
 // described for `gec inspect --format sections` (offline_model.h, docs/ascend.md).
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/plugin.h"
@@ -72,11 +73,16 @@ std::string describe(const OfflineModel& m, bool detail) {
          std::to_string(w.size) + "\n";
   }
   s += "  tasks (stream, kind; kernels: node, op, engine, block_dim, tiling, operands as value@arena_offset:bytes, "
-       "constants @w):\n";
-  auto ops = [](const std::vector<TaskOperand>& v) {
+       "constants @w, graph inputs and outputs @io):\n";
+  std::set<std::string> constants;
+  for (const OmWeight& w : m.weights) constants.insert(w.name);
+  // Operands outside the arena: constants (@w, the weights region) and graph inputs and outputs
+  // (@io, bound to the caller's buffers).
+  auto ops = [&](const std::vector<TaskOperand>& v) {
     std::string r;
     for (const TaskOperand& o : v)
-      r += (r.empty() ? "" : " ") + o.value + "@" + (o.arena_offset < 0 ? "w" : std::to_string(o.arena_offset)) + ":" +
+      r += (r.empty() ? "" : " ") + o.value + "@" +
+           (o.arena_offset >= 0 ? std::to_string(o.arena_offset) : constants.count(o.value) ? "w" : "io") + ":" +
            std::to_string(o.bytes);
     return r;
   };
