@@ -50,8 +50,13 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std
   // --manifest, a backend with its own manifest beside the plugins (<plugin dir>/NAME.toml, e.g.
   // ascend.toml) is loaded through it; any other through the default manifest.
   std::string want = backend;
-  if (want.empty() && manifest.empty() && !model.empty() && ge::core::is_plan_file(model))
-    want = ge::core::plan_backend(model);
+  if (want.empty() && manifest.empty() && !model.empty() && ge::core::is_plan_file(model)) {
+    try {
+      want = ge::core::plan_backend(model);
+    } catch (const ge::Error&) {
+      // Unreadable: the default manifest's load_plan reports what is wrong with the file.
+    }
+  }
   std::string path = manifest;
   if (path.empty()) {
     path = want.empty() ? "" : ge::core::backend_manifest_path(want);
