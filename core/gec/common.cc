@@ -32,7 +32,7 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--disable", disable, "Disable a pass or fusion rule by name (repeatable)");
   app.add_option("--backend", backend, "Backend to compile for and run on (default: the manifest's)");
   app.add_option("--scheduler", scheduler, "Scheduler (= --set scheduler.name=NAME)");
-  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; needs the ascend manifest, docs/ascend.md)");
+  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; with --backend ascend or an .om, docs/ascend.md)");
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
   app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
 
   std::string model;
   CLI::App* run = app.add_subcommand("run", "Import, compile and run a model; check and time it");
-  run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, told apart by its magic bytes)")->required();
+  run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, .om; told apart by its magic bytes)")->required();
   run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
   run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   CLI::App* compile = app.add_subcommand("compile", "Import and compile a model; print the passes; --report");
   compile->add_option("model", model, "Model file (.onnx)")->required();
   std::string plan_out;
-  compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep)");
+  compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep; .om for backend ascend: the offline model)");
   common.add_to(*compile);
 
   std::string cmp_a = "0", cmp_b = "2", cmp_inputs;
