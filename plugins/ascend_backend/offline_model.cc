@@ -139,7 +139,12 @@ std::string to_json(const OfflineModel& m) {
   Json j{{"format", "ge.ascend.om"},        {"version", m.version},     {"soc_version", m.soc_version},
          {"feature_map_bytes", m.feature_map_bytes}, {"weights_bytes", m.weights_bytes}, {"streams", m.streams},
          {"weights", std::move(weights)},  {"events", std::move(events)}, {"tasks", std::move(tasks)}};
-  return j.dump();
+  try {
+    return j.dump();
+  } catch (const nlohmann::json::exception& e) {
+    // Names come from the model; JSON needs them in UTF-8.
+    throw Error(std::string("offline model: cannot encode the task list as JSON (") + e.what() + ")");
+  }
 }
 
 OfflineModel offline_model_from_json(const std::string& bytes) {
