@@ -71,16 +71,8 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std
   if (!soc_version.empty()) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
   for (const std::string& d : disable) m.disabled_passes.push_back(d);
   std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
-  if (!want.empty() && !env->backends.count(want)) {
-    std::string known, manifests;
-    for (auto& [n, b] : env->backends) known += (known.empty() ? "" : ", ") + n;
-    for (const std::string& n : ge::core::backend_manifests()) manifests += (manifests.empty() ? "" : ", ") + n;
-    throw ge::Error("backend '" + want + "' is not registered by any plugin of manifest " + path + " (registered: " +
-                    (known.empty() ? "none" : known) + ")" +
-                    (manifest.empty() ? "; no backend manifest '" + want + ".toml' beside the plugins (there: " +
-                                            (manifests.empty() ? "none" : manifests) + ")"
-                                      : ""));
-  }
+  // Refused here, before any import or load, with the message the Python module gives too.
+  if (!want.empty()) env->backend(want);
   return env;
 }
 

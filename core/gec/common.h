@@ -33,7 +33,7 @@ struct CommonOptions {
   /// backend asked for (--backend NAME, else the backend of the plan file `model`) is loaded
   /// through <plugin dir>/NAME.toml when that file exists (docs/ascend.md), else through the
   /// default manifest. Throws ge::Error when no loaded plugin registers that backend, listing
-  /// the registered backends and the backend manifests found.
+  /// the registered backends and the backend manifests found (Environment::backend).
   std::unique_ptr<ge::core::Environment> load_environment(const std::string& model = "") const;
   ge::core::ImportOptions import_options() const;
   ge::core::CompileOptions compile_options(const ge::core::Environment& env) const;

@@ -281,8 +281,13 @@ Backend& Environment::backend(const std::string& name) const {
   if (it != backends.end()) return *it->second;
   std::string known;
   for (auto& [n, b] : backends) known += (known.empty() ? "" : ", ") + n;
+  // Backends with their own manifest beside the plugins (ascend.toml): gec --backend NAME and
+  // plans of backend NAME load them without --manifest.
+  std::string own;
+  for (const std::string& n : backend_manifests()) own += (own.empty() ? "" : ", ") + n;
   throw Error("backend '" + name + "' is not registered by any loaded plugin (registered: " +
-              (known.empty() ? "none" : known) + "; manifest " + manifest.path + ")");
+              (known.empty() ? "none" : known) + "; manifest " + manifest.path +
+              "; backend manifests beside the plugins: " + (own.empty() ? "none" : own) + ")");
 }
 
 const Frontend& Environment::frontend_for(const std::string& path) const {

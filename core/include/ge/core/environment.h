@@ -48,7 +48,8 @@ class Environment {
   std::shared_ptr<const CostModel> cost_model;
   std::vector<PluginInfo> plugins;
 
-  /// The backend named `name`; throws ge::Error listing the registered backends.
+  /// The backend named `name`; throws ge::Error listing the registered backends, the manifest
+  /// and the backend manifests beside the plugins (backend_manifests()).
   Backend& backend(const std::string& name) const;
   /// The frontend that accepts `path`; throws ge::Error naming the file.
   const Frontend& frontend_for(const std::string& path) const;
