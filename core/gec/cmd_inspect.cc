@@ -29,6 +29,24 @@ void write_file(const std::string& path, const std::string& bytes) {
   fs::rename(tmp, path);
 }
 
+/// The backend sections of a plan (ge/sdk/plan_section.h), each described by the plugin that
+/// registered it (the Ascend offline model: tasks by engine, events, feature-map bytes).
+int print_sections(const std::string& model, const ge::core::Environment& env, bool detail, const std::string& out_path) {
+  if (!ge::core::is_plan_file(model)) throw ge::Error("--format sections: '" + model + "' is not a plan file (compile it with -o)");
+  ge::core::PlanContents plan = ge::core::load_plan(model, env);
+  std::string text = "plan " + model + ": backend " + plan.backend + ", " + std::to_string(plan.sections.size()) +
+                     " backend section" + (plan.sections.size() == 1 ? "" : "s") + "\n";
+  for (const ge::core::PlanSection& s : plan.sections) {
+    text += "section '" + s.name + "' (plugin " + s.plugin + ", " + std::to_string(s.data.size()) + " bytes)\n";
+    for (const auto& [def, plugin] : env.plan_sections)
+      if (def.name == s.name && def.describe) text += def.describe(s.data, detail);
+    if (!text.empty() && text.back() != '\n') text += "\n";
+  }
+  if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  else write_file(out_path, text);
+  return 0;
+}
+
 bool have_dot() { return std::system("command -v dot >/dev/null 2>&1") == 0; }
 
 }  // namespace
@@ -39,7 +57,8 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   if (format == "svg" && !have_dot())
     throw ge::Error("--format svg needs graphviz's 'dot' on PATH (Debian package graphviz; scripts/bootstrap installs it); "
                     "--format dot writes the DOT text");
-  auto env = common.load_environment();
+  auto env = common.load_environment(model);
+  if (format == "sections" || format == "sections-full") return print_sections(model, *env, format == "sections-full", out_path);
   // A plan file (told apart by its magic) shows its graph as saved, without recompiling. Without
   // --report only the graph is read: no kernels are built and stdout carries nothing but the output.
   const bool plan = ge::core::is_plan_file(model);

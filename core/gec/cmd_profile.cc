@@ -38,7 +38,7 @@ nlohmann::json node_json(const ge::core::NodeProfile& n, double estimated_us) {
 
 int cmd_profile(const std::string& model, const CommonOptions& common, const ProfileOptions& po) {
   if (po.iterations < 1) throw ge::Error("--iterations must be at least 1");
-  auto env = common.load_environment();
+  auto env = common.load_environment(model);
   // A plan file (told apart by its magic) runs as saved, without recompiling.
   Compiled c = ge::core::is_plan_file(model) ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
   ge::core::Executable& exe = *c.exe;

@@ -59,7 +59,7 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   if (sub.get_option("--atol")->count()) tol.atol = sub.get_option("--atol")->as<double>();
 
   auto t_load = Clock::now();
-  auto env = common.load_environment();
+  auto env = common.load_environment(model);
   double load_ms = ms_since(t_load);
   // A plan runs without import or compilation; run.load_ms is then its load time.
   const bool plan = ge::core::is_plan_file(model);

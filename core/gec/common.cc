@@ -11,6 +11,7 @@
 #include "ge/core/inputs.h"
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/plan.h"
 #include "ge/core/report.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
@@ -31,7 +32,7 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--disable", disable, "Disable a pass or fusion rule by name (repeatable)");
   app.add_option("--backend", backend, "Backend to compile for and run on (default: the manifest's)");
   app.add_option("--scheduler", scheduler, "Scheduler (= --set scheduler.name=NAME)");
-  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; needs the ascend manifest, docs/ascend.md)");
+  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; with --backend ascend or an .om, docs/ascend.md)");
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
   app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");
@@ -43,9 +44,24 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
                "Keep initializers that are also graph inputs (old IR) as inputs instead of constants");
 }
 
-std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
+std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std::string& model) const {
   if (!log_level.empty()) ge::set_log_level(log_level);
-  std::string path = manifest.empty() ? ge::core::default_manifest_path() : manifest;
+  // The backend asked for: --backend, else the one a plan file was compiled for. Without
+  // --manifest, a backend with its own manifest beside the plugins (<plugin dir>/NAME.toml, e.g.
+  // ascend.toml) is loaded through it; any other through the default manifest.
+  std::string want = backend;
+  if (want.empty() && manifest.empty() && !model.empty() && ge::core::is_plan_file(model)) {
+    try {
+      want = ge::core::plan_backend(model);
+    } catch (const ge::Error&) {
+      // Unreadable: the default manifest's load_plan reports what is wrong with the file.
+    }
+  }
+  std::string path = manifest;
+  if (path.empty()) {
+    path = want.empty() ? "" : ge::core::backend_manifest_path(want);
+    if (path.empty()) path = ge::core::default_manifest_path();
+  }
   ge::core::Manifest m = ge::core::load_manifest(path);
   for (const std::string& s : sets) ge::core::apply_override(m, s);
   if (!opt_level.empty()) m.opt_level = "O" + opt_level;
@@ -54,7 +70,10 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment() const {
   if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
   if (!soc_version.empty()) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
   for (const std::string& d : disable) m.disabled_passes.push_back(d);
-  return ge::core::load_environment(m);
+  std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
+  // Refused here, before any import or load, with the message the Python module gives too.
+  if (!want.empty()) env->backend(want);
+  return env;
 }
 
 ge::core::ImportOptions CommonOptions::import_options() const {

@@ -29,8 +29,12 @@ struct CommonOptions {
   bool quiet = false;  ///< --quiet: no progress lines (they go to stderr only when it is a terminal)
 
   void add_to(CLI::App& app, bool compile_options = true);
-  /// Applies the log level and overrides, loads the manifest's plugins.
-  std::unique_ptr<ge::core::Environment> load_environment() const;
+  /// Applies the log level and overrides, loads the manifest's plugins. Without --manifest, the
+  /// backend asked for (--backend NAME, else the backend of the plan file `model`) is loaded
+  /// through <plugin dir>/NAME.toml when that file exists (docs/ascend.md), else through the
+  /// default manifest. Throws ge::Error when no loaded plugin registers that backend, listing
+  /// the registered backends and the backend manifests found (Environment::backend).
+  std::unique_ptr<ge::core::Environment> load_environment(const std::string& model = "") const;
   ge::core::ImportOptions import_options() const;
   ge::core::CompileOptions compile_options(const ge::core::Environment& env) const;
   int thread_count(const ge::core::Environment& env) const;

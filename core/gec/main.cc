@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
 
   std::string model;
   CLI::App* run = app.add_subcommand("run", "Import, compile and run a model; check and time it");
-  run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, told apart by its magic bytes)")->required();
+  run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, .om; told apart by its magic bytes)")->required();
   run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
   run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   CLI::App* compile = app.add_subcommand("compile", "Import and compile a model; print the passes; --report");
   compile->add_option("model", model, "Model file (.onnx)")->required();
   std::string plan_out;
-  compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep)");
+  compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep; .om for backend ascend: the offline model)");
   common.add_to(*compile);
 
   std::string cmp_a = "0", cmp_b = "2", cmp_inputs;
@@ -88,9 +88,11 @@ int main(int argc, char** argv) {
 
   std::string insp_format = "text", insp_out;
   CLI::App* inspect = app.add_subcommand("inspect", "Print the optimized graph: text IR, GraphViz DOT, SVG or ONNX");
-  inspect->add_option("model", model, "Model file (.onnx) or execution plan (.gep)")->required();
-  inspect->add_option("--format", insp_format, "text (default), dot, svg (needs graphviz), onnx (fused ops in domain ge)")
-      ->check(CLI::IsMember({"text", "dot", "svg", "onnx"}));
+  inspect->add_option("model", model, "Model file (.onnx) or execution plan (.gep, .om)")->required();
+  inspect->add_option("--format", insp_format,
+                      "text (default), dot, svg (needs graphviz), onnx (fused ops in domain ge); for plans also "
+                      "sections (each backend section summarized, e.g. an .om's tasks) and sections-full (listed)")
+      ->check(CLI::IsMember({"text", "dot", "svg", "onnx", "sections", "sections-full"}));
   inspect->add_option("-o,--output", insp_out, "Write to this file instead of stdout (required for onnx)");
   common.add_to(*inspect);
 

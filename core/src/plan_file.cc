@@ -106,6 +106,11 @@ std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, cons
   std::vector<uint8_t> weights;
   plan_detail::graph_to_header(g, backend, h, weights);
   check_kernels(g, backend, env, "graph '" + g.name + "'");
+  try {
+    plan_detail::write_sections(g, env, backend, h, weights.size());
+  } catch (const Error& e) {
+    throw Error("graph '" + g.name + "': " + e.what());
+  }
   std::string header;
   if (!h.SerializeToString(&header)) throw Error("cannot serialize the plan header of graph '" + g.name + "'");
 
@@ -158,6 +163,21 @@ bool is_plan_file(const std::string& path) {
   return in.read(m, sizeof m) && std::memcmp(m, kPlanMagic, sizeof m) == 0;
 }
 
+std::string plan_backend(const std::string& path) {
+  std::string w = "plan '" + path + "'";
+  std::ifstream in(path, std::ios::binary);
+  uint8_t pre[kPreamble] = {};
+  if (!in.read(reinterpret_cast<char*>(pre), kPreamble) || std::memcmp(pre, kPlanMagic, sizeof kPlanMagic) != 0)
+    throw Error(w + " is not a readable GE plan");
+  uint64_t hoff = get<uint64_t>(pre, kOffHeaderOff), hsize = get<uint64_t>(pre, kOffHeaderSize);
+  if (hoff != kPreamble || hsize > (uint64_t{1} << 31)) throw Error(w + " has an unreadable header");
+  std::string header(hsize, '\0');
+  planfile::Header h;
+  if (!in.read(header.data(), static_cast<std::streamsize>(hsize)) || !h.ParseFromString(header))
+    throw Error(w + " has an unreadable header");
+  return h.backend();
+}
+
 PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> keepalive, const Environment& env,
                         const std::string& what) {
   std::string w = "plan '" + what + "'";
@@ -204,6 +224,12 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
     throw Error(w + ": " + e.what());
   }
   check_kernels(*c.graph, h.backend(), env, w);
+  try {
+    plan_detail::validate_sections(*c.graph, env, h, wsize);
+  } catch (const Error& e) {
+    throw Error(w + ": " + e.what());
+  }
+  for (const auto& s : h.sections()) c.sections.push_back({s.name(), s.plugin(), s.data()});
   c.backend = h.backend();
   for (const auto& pl : h.plugins()) c.plugins.emplace_back(pl.name(), pl.version());
   c.file_bytes = size;

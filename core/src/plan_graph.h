@@ -7,6 +7,10 @@
 #include "ge/sdk/ir.h"
 #include "ge_plan.pb.h"
 
+namespace ge::core {
+class Environment;
+}
+
 namespace ge::core::plan_detail {
 
 /// Fills the graph part of `h` (values, nodes, inputs, outputs, opsets, arena, kernel bindings
@@ -18,5 +22,17 @@ void graph_to_header(const Graph& g, const std::string& backend, planfile::Heade
 /// inconsistent: indices, dtypes, shapes, byte counts, offsets, arena bounds, node order.
 std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t* weights, uint64_t weights_size,
                                        const std::shared_ptr<void>& keepalive);
+
+// ---- backend sections (plan_sections.cc; ge/sdk/plan_section.h)
+
+/// Appends to `h.sections` the bytes of every plan section `env` registered for `backend`,
+/// written for `g`; `h` already holds the graph (its values give the weights ranges).
+/// Throws ge::Error naming the section when its writer fails.
+void write_sections(const Graph& g, const Environment& env, const std::string& backend, planfile::Header& h,
+                    uint64_t weights_bytes);
+/// Validates every section of `h` against the loaded graph `g`. Throws ge::Error (without the
+/// file name) for a section no plugin of `env` registered, a section registered for the plan's
+/// backend that the plan lacks, a duplicated section, or the validator's refusal.
+void validate_sections(const Graph& g, const Environment& env, const planfile::Header& h, uint64_t weights_bytes);
 
 }  // namespace ge::core::plan_detail

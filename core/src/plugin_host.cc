@@ -5,6 +5,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +128,21 @@ class HostRegistrar : public Registrar {
     info_.schedulers.push_back(n);
     added_schedulers_.push_back(n);
   }
+  void add_plan_section(PlanSectionDef def) override {
+    std::string who = "plan section '" + def.name + "' of plugin '" + info_.name + "'";
+    if (def.name.empty() || def.backend.empty()) throw Error("a plan section of plugin '" + info_.name + "' has no name or backend");
+    if (!def.write || !def.validate) throw Error(who + " has no writer or no validator");
+    for (auto& [d, src] : env_.plan_sections)
+      if (d.name == def.name) throw Error("plan section '" + def.name + "' registered twice: by '" + src + "' and by '" + info_.name + "'");
+    // Each function holds the plugin's library, like every other object a plugin hands out.
+    LibPtr lib = lib_;
+    def.write = [f = std::move(def.write), lib](const PlanSectionContext& c) { return f(c); };
+    def.validate = [f = std::move(def.validate), lib](const PlanSectionContext& c, const std::string& b) { f(c, b); };
+    if (def.describe)
+      def.describe = [f = std::move(def.describe), lib](const std::string& b, bool detail) { return f(b, detail); };
+    info_.plan_sections.push_back(def.name);
+    env_.plan_sections.emplace_back(std::move(def), info_.name);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
     for (auto& b : added_preferences_) env_.format_preferences.erase(b);
@@ -135,6 +151,7 @@ class HostRegistrar : public Registrar {
     auto mine = [&](auto& entry) { return entry.second == info_.name; };
     std::erase_if(env_.passes, mine);
     std::erase_if(env_.fusion_rules, mine);
+    std::erase_if(env_.plan_sections, mine);
     env_.ops.remove_source(info_.name);
     env_.kernels.remove_source(info_.name);
     for (auto& b : added_backends_) env_.backends.erase(b);
@@ -264,8 +281,13 @@ Backend& Environment::backend(const std::string& name) const {
   if (it != backends.end()) return *it->second;
   std::string known;
   for (auto& [n, b] : backends) known += (known.empty() ? "" : ", ") + n;
+  // Backends with their own manifest beside the plugins (ascend.toml): gec --backend NAME and
+  // plans of backend NAME load them without --manifest.
+  std::string own;
+  for (const std::string& n : backend_manifests()) own += (own.empty() ? "" : ", ") + n;
   throw Error("backend '" + name + "' is not registered by any loaded plugin (registered: " +
-              (known.empty() ? "none" : known) + "; manifest " + manifest.path + ")");
+              (known.empty() ? "none" : known) + "; manifest " + manifest.path +
+              "; backend manifests beside the plugins: " + (own.empty() ? "none" : own) + ")");
 }
 
 const Frontend& Environment::frontend_for(const std::string& path) const {
@@ -290,6 +312,24 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   load_registry_files(*env);
   env->cost_model = std::make_shared<RooflineCostModel>(load_calibration());
   return env;
+}
+
+std::string backend_manifest_path(const std::string& backend) {
+  // A name that is a plain file stem only: "--backend ../x" must not reach another directory.
+  if (backend.empty() || backend.find_first_of("/\\") != std::string::npos || backend[0] == '.') return "";
+  fs::path p = fs::path(default_manifest_path()).parent_path() / (backend + ".toml");
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) ? p.string() : "";
+}
+
+std::vector<std::string> backend_manifests() {
+  std::vector<std::string> out;
+  fs::path dir = fs::path(default_manifest_path()).parent_path();
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".toml" && e.path().stem() != "default") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::string default_manifest_path() {

@@ -9,7 +9,14 @@
 namespace ge {
 
 std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const PlanLoadOptions& opts) {
-  return load(path, core::default_manifest_path(), opts);
+  // A plan of a backend with its own manifest beside the plugins (ascend.toml) loads through it.
+  std::string backend_manifest;
+  try {
+    if (core::is_plan_file(path)) backend_manifest = core::backend_manifest_path(core::plan_backend(path));
+  } catch (const Error&) {
+    // Unreadable: load_plan reports what is wrong with the file.
+  }
+  return load(path, backend_manifest.empty() ? core::default_manifest_path() : backend_manifest, opts);
 }
 
 std::shared_ptr<LoadedPlan> LoadedPlan::load(const std::string& path, const std::string& manifest,

@@ -4,6 +4,7 @@
 // `gec ... --manifest lib/ge/plugins/ascend.toml` (plugins/ascend_backend/ascend.toml).
 #include "ge/sdk/plugin.h"
 #include "kernels.h"
+#include "offline_model.h"
 #include "precision.h"
 #include "preferences.h"
 #include "tiling_pass.h"
@@ -34,6 +35,7 @@ void register_ascend(ge::Registrar& r) {
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
   // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).
   r.add_pass(ge::ascend::make_tiling_pass(r.plugin_dir() + "/ascend/platforms"));
+  ge::ascend::register_offline_model(r);  // plan section "ascend.om": the offline model
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
+#include "ge/sdk/plan_section.h"
 #include "ge/sdk/schedule.h"
 
 namespace ge::core {
@@ -21,6 +22,7 @@ struct PluginInfo {
   double load_ms = 0;
   std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners, schedulers;
   std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
+  std::vector<std::string> plan_sections;       ///< backend plan sections it registered (names)
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -38,12 +40,16 @@ class Environment {
   /// Format preference function of each backend (Registrar::add_format_preference).
   std::map<std::string, FormatPreferenceFn> format_preferences;
   std::map<std::string, std::shared_ptr<Scheduler>> schedulers;
+  /// Backend sections of plan files (Registrar::add_plan_section) with the plugin that
+  /// registered each, in registration order.
+  std::vector<std::pair<PlanSectionDef, std::string>> plan_sections;
   /// Node latency estimates for schedulers and reports: the roofline model over this machine's
   /// calibration (ge/core/calibration.h), or its conservative defaults when none is cached.
   std::shared_ptr<const CostModel> cost_model;
   std::vector<PluginInfo> plugins;
 
-  /// The backend named `name`; throws ge::Error listing the registered backends.
+  /// The backend named `name`; throws ge::Error listing the registered backends, the manifest
+  /// and the backend manifests beside the plugins (backend_manifests()).
   Backend& backend(const std::string& name) const;
   /// The frontend that accepts `path`; throws ge::Error naming the file.
   const Frontend& frontend_for(const std::string& path) const;
@@ -56,5 +62,12 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest);
 /// The manifest installed beside the plugins (<exe>/../lib/ge/plugins/default.toml), or the one
 /// in GE_MANIFEST when set.
 std::string default_manifest_path();
+
+/// The manifest of a backend the default manifest does not load: `NAME.toml` in the default
+/// manifest's directory (e.g. lib/ge/plugins/ascend.toml for backend "ascend"), or "" when
+/// there is none. gec uses it for `--backend NAME` and for plans of backend NAME.
+std::string backend_manifest_path(const std::string& backend);
+/// The backend manifests found there (file stems, sorted), for error messages.
+std::vector<std::string> backend_manifests();
 
 }  // namespace ge::core

@@ -5,7 +5,8 @@
 //                   and sizes of the two sections, the total file size, XXH3-128 checksum of the file
 //   [128, …)        header: protobuf ge.planfile.Header (core/proto/ge_plan.proto) — the optimized
 //                   graph (values with dtype/shape/format/arena offset, nodes with attributes and
-//                   kernel bindings, inputs, outputs, opsets), arena size, backend, plugins
+//                   kernel bindings, inputs, outputs, opsets), arena size, backend, plugins,
+//                   backend sections (ge/sdk/plan_section.h: e.g. the Ascend offline model)
 //   [W, W+size)     weights: raw constant bytes, W and every tensor 64-byte aligned; memory-mapped
 //                   at load, constants are Tensor::wrap views whose keepalive holds the mapping
 // The checksum (XXH3-128, zero-padded to 32 bytes) covers every byte of the file except those 32.
@@ -26,18 +27,26 @@ namespace ge::core {
 inline constexpr char kPlanMagic[8] = {'G', 'E', 'P', 'L', 'A', 'N', '\0', '\1'};
 inline constexpr uint32_t kPlanFormatVersion = 2;
 
+/// A backend section as stored (ge/sdk/plan_section.h); validated by its plugin at load.
+struct PlanSection {
+  std::string name, plugin, data;
+};
+
 /// A plan as loaded: the graph (constants view the mapped weights) and where it came from.
 struct PlanContents {
   std::shared_ptr<Graph> graph;
   std::string backend;
   /// Producing plugins (name, version), as recorded at compile time.
   std::vector<std::pair<std::string, std::string>> plugins;
+  /// Backend sections (Header.sections), each accepted by its plugin's validator.
+  std::vector<PlanSection> sections;
   uint64_t file_bytes = 0, header_bytes = 0, weights_bytes = 0;
 };
 
 /// The plan bytes of a compiled graph. Records every plugin of `env` as a producer (the passes
-/// and kernels that shaped the graph came from them). Throws ge::Error for a constant that cannot
-/// be stored (string tensors) or a node without a kernel on `backend`.
+/// and kernels that shaped the graph came from them) and the bytes of every plan section `env`
+/// registered for `backend`. Throws ge::Error for a constant that cannot be stored (string
+/// tensors), a node without a kernel on `backend` or a section writer's refusal.
 std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, const std::string& backend);
 /// serialize_plan to `path` through a temporary file and a rename: never a half-written plan.
 void save_plan(const Graph& g, const Environment& env, const std::string& backend, const std::string& path);
@@ -46,7 +55,8 @@ void save_plan(const Graph& g, const Environment& env, const std::string& backen
 /// format version or SDK ABI major, a truncated file, a checksum mismatch, any offset or size
 /// outside the file, a tensor whose bytes differ from numel × dtype size, a malformed graph, a
 /// producing plugin missing from `env` or present with another major version, a backend or
-/// kernel binding `env` lacks. Never crashes on garbage.
+/// kernel binding `env` lacks, a backend section no plugin of `env` reads, a section registered
+/// for the plan's backend that it lacks, a section its validator refuses. Never crashes on garbage.
 PlanContents load_plan(const std::string& path, const Environment& env);
 /// The same checks on bytes in memory; `keepalive` owns them (constants view them). `what` names
 /// the source in messages ("plan 'what': …").
@@ -54,6 +64,10 @@ PlanContents parse_plan(const uint8_t* data, size_t size, std::shared_ptr<void> 
                         const std::string& what);
 /// True when the file starts with the plan magic (gec run tells plans and models apart so).
 bool is_plan_file(const std::string& path);
+/// The backend a plan file was compiled for, read from its header without the checksum or any
+/// other check (load_plan does those): enough to choose the environment that will load it.
+/// Throws ge::Error naming the file when it is not a readable plan.
+std::string plan_backend(const std::string& path);
 /// Recomputes the checksum of plan bytes in place (tests and fuzzing mutate the header and
 /// reseal it, so that the parser behind the checksum is exercised too).
 void reseal_plan(std::vector<uint8_t>& bytes);

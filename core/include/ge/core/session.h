@@ -42,7 +42,9 @@ class Session;
 
 class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
  public:
-  /// Loads the plan with the plugins of the default manifest (core::default_manifest_path()).
+  /// Loads the plan with the plugins of the default manifest (core::default_manifest_path()), or
+  /// of its backend's manifest beside the plugins when there is one (core::backend_manifest_path:
+  /// an Ascend .om loads through ascend.toml).
   static std::shared_ptr<LoadedPlan> load(const std::string& path, const PlanLoadOptions& opts = {});
   /// Loads the plan with the plugins of a given manifest file.
   static std::shared_ptr<LoadedPlan> load(const std::string& path, const std::string& manifest,

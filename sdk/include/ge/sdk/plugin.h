@@ -21,11 +21,12 @@
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
+#include "ge/sdk/plan_section.h"
 #include "ge/sdk/schedule.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 1
+#define GE_SDK_ABI_MINOR 2
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -62,6 +63,11 @@ class Registrar {
   /// A scheduler, chosen by name with `[scheduler] name` or `gec --scheduler` (ABI minor 1).
   /// Names are unique across plugins (a second one with the same name throws).
   virtual void add_scheduler(std::shared_ptr<Scheduler> scheduler) = 0;
+  /// (ABI 1.2) A backend's own section of plan files (ge/sdk/plan_section.h, docs/plan.md):
+  /// written when a plan for `def.backend` is saved, validated when a plan holding it is loaded.
+  /// Names are unique across plugins (a second one throws ge::Error). The default
+  /// implementation (registrars that predate it, test registrars) ignores it.
+  virtual void add_plan_section(PlanSectionDef def) {}
 };
 
 }  // namespace ge
