@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "ge/sdk/device_sim.h"
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/layout.h"
@@ -62,6 +63,15 @@ class Registrar {
   /// A scheduler, chosen by name with `[scheduler] name` or `gec --scheduler` (ABI minor 1).
   /// Names are unique across plugins (a second one with the same name throws).
   virtual void add_scheduler(std::shared_ptr<Scheduler> scheduler) = 0;
+  /// (ABI 1.1) `backend`'s own cost model (ge/sdk/device_sim.h): PassContext::cost_model() returns
+  /// it, built once per compilation from the manifest's options, when the graph is compiled for
+  /// `backend` (the schedulers' estimates then price that device, not the host). One per backend;
+  /// a second one throws ge::Error. The default implementation ignores it.
+  virtual void add_cost_model(const std::string& backend, CostModelFactory factory) { (void)backend, (void)factory; }
+  /// (ABI 1.1) A simulation of one inference on `backend`'s device (ge/sdk/device_sim.h), shown by
+  /// `gec run` beside the measured wall time and by `gec profile` per node. One per backend; a
+  /// second one throws ge::Error. The default implementation ignores it.
+  virtual void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) { (void)backend, (void)fn; }
 };
 
 }  // namespace ge
