@@ -8,6 +8,7 @@
 #include "ge/sdk/error.h"
 #include "kernels.h"
 #include "tensor_io.h"
+#include "tiling_load.h"
 
 namespace ge::ascend {
 namespace {
@@ -74,11 +75,12 @@ class SoftmaxKernel : public Kernel {
 }  // namespace
 
 void register_aicpu_kernels(Registrar& r) {
+  const std::string dir = platform_dir_of(r.plugin_dir());
   auto copy = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<CopyKernel>(c); };
   for (const char* op : {"Flatten", "Reshape", "Squeeze", "Unsqueeze", "Identity", "Dropout"})
-    r.add_kernel({"ascend", "", op, copy, ""});
+    r.add_kernel({"ascend", "", op, aicpu_only(copy, dir), ""});
   r.add_kernel({"ascend", "", "Softmax",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SoftmaxKernel>(c); }, ""});
+                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SoftmaxKernel>(c); }, dir), ""});
 }
 
 }  // namespace ge::ascend

@@ -8,6 +8,7 @@
 #include "ge/sdk/error.h"
 #include "kernels.h"
 #include "tensor_io.h"
+#include "tiling_load.h"
 
 namespace ge::ascend {
 namespace {
@@ -196,14 +197,15 @@ class GatherKernel : public Kernel {
 }  // namespace
 
 void register_aicpu_tensor_kernels(Registrar& r) {
+  const std::string dir = platform_dir_of(r.plugin_dir());
   r.add_kernel({"ascend", "", "Transpose",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<TransposeKernel>(c); }, ""});
+                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<TransposeKernel>(c); }, dir), ""});
   r.add_kernel({"ascend", "", "Slice",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SliceKernel>(c); }, ""});
+                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SliceKernel>(c); }, dir), ""});
   r.add_kernel({"ascend", "", "Gather",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<GatherKernel>(c); }, ""});
+                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<GatherKernel>(c); }, dir), ""});
   r.add_kernel({"ascend", "", "ReduceMean",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ReduceMeanKernel>(c); }, ""});
+                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ReduceMeanKernel>(c); }, dir), ""});
 }
 
 }  // namespace ge::ascend

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tiling.h"
+
 namespace ge::ascend {
 
 /// A is M x K row-major, Bt is K x N row-major (B), init has N entries (bias; zeros when empty).
@@ -31,5 +33,20 @@ struct ConvGeometry {
 /// Returns Y [N,O,OH,OW].
 std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                           const ConvGeometry& g, bool cube);
+
+/// One batch of a Cube task executed tile by tile from its tiling (cube_tiled.cc): A is t.M x t.K,
+/// B is t.K x t.N (row-major), init has t.N entries or is null, C receives t.M x t.N. Output tiles
+/// in tiling.h's order (M-major, then N; tile i of the task runs on AI Core i mod block_dim); per
+/// tile the fp32 L0C tile starts at init, then for each k_l1 panel staged in L1, each k_tile step
+/// in L0A/L0B, each 16-wide fractal: the partial summed in k0 order is added to L0C. Per element
+/// this is exactly gemm(..., kblock = 16): bit-identical results for every valid tiling.
+/// `batch_index` only numbers the tiles (core assignment).
+void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index);
+
+/// conv2d(..., cube = true) executed from a Cube tiling of the convolution (batch = group,
+/// M = N·OH·OW, N = O/group, K = ⌈(C/group)/16⌉·16·Kh·Kw): one im2col A of all images per
+/// group, then cube_batch_tiles. Bit-identical to conv2d(..., true).
+std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
+                                const ConvGeometry& g, const CubeTiling& t);
 
 }  // namespace ge::ascend

@@ -1,6 +1,7 @@
 // plugins/ascend_backend/cube_kernels.cc — Conv, ge.FusedConv, MatMul and Gemm: on the Cube
-// (fractal order, fp32 accumulation, result rounded to fp16) when their input is fp16, else on
-// the AI CPU in plain fp32 (cube.h).
+// (tile by tile from the node's stored tiling, fractal order, fp32 accumulation, result rounded
+// to fp16) when the ascend_tiling pass placed them there, else on the AI CPU in plain fp32
+// (cube.h). The stored tiling is verified at kernel build (tiling_load.h).
 #include <cmath>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "kernels.h"
 #include "placement.h"
 #include "tensor_io.h"
+#include "tiling_load.h"
 
 namespace ge::ascend {
 namespace {
@@ -61,9 +63,11 @@ struct Activation {
 
 class ConvKernel : public Kernel {
  public:
-  explicit ConvKernel(const KernelBuildContext& ctx) : node_(ctx.node), g_(resolve(ctx)) {
+  ConvKernel(const KernelBuildContext& ctx, const std::string& platform_dir) : node_(ctx.node), g_(resolve(ctx)) {
     require_float(ctx, 0);
-    cube_ = engine_for(ctx.node) == Engine::Cube;
+    const StoredTask task = load_task(ctx.node, platform_dir);
+    cube_ = task.engine == Engine::Cube;
+    if (cube_) tiling_ = *task.cube;
     fused_ = ctx.node.domain() == "ge";
     if (fused_) {
       act_.kind = ctx.node.attrs.get_string("activation", "");
@@ -80,7 +84,7 @@ class ConvKernel : public Kernel {
     const std::vector<float> x = read_plain(io.inputs[0]), w = read_plain(io.inputs[1]);
     std::vector<float> b;
     if (io.inputs.size() > 2 && io.inputs[2].data()) b = read_plain(io.inputs[2]);
-    std::vector<float> y = conv2d(x, w, b, g_, cube_);
+    std::vector<float> y = cube_ ? conv2d_tiled(x, w, b, g_, tiling_) : conv2d(x, w, b, g_, false);
     if (fused_ && io.inputs.size() > 3 && io.inputs[3].data()) {
       const std::vector<float> z = read_plain(io.inputs[3]);  // residual added in fp32 (L0C)
       for (size_t i = 0; i < y.size(); ++i) y[i] += z[i];
@@ -95,6 +99,7 @@ class ConvKernel : public Kernel {
   const Node& node_;
   ConvGeometry g_;
   bool cube_ = false, fused_ = false;
+  CubeTiling tiling_;
   Activation act_;
 };
 
@@ -102,9 +107,11 @@ class ConvKernel : public Kernel {
 /// alpha, beta, C broadcast).
 class MatMulKernel : public Kernel {
  public:
-  explicit MatMulKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+  MatMulKernel(const KernelBuildContext& ctx, const std::string& platform_dir) : node_(ctx.node) {
     require_float(ctx, 0);
-    cube_ = engine_for(ctx.node) == Engine::Cube;
+    const StoredTask task = load_task(ctx.node, platform_dir);
+    cube_ = task.engine == Engine::Cube;
+    if (cube_) tiling_ = *task.cube;
     gemm_ = ctx.node.op_type() == "Gemm";
     const Shape& a = ctx.input_shape(0);
     const Shape& b = ctx.input_shape(1);
@@ -136,8 +143,12 @@ class MatMulKernel : public Kernel {
     for (int64_t bi = 0; bi < batch_; ++bi) {
       std::vector<float> ab(a.begin() + bi * M_ * K_, a.begin() + (bi + 1) * M_ * K_);
       std::vector<float> bb = b_batched_ ? std::vector<float>(b.begin() + bi * K_ * N_, b.begin() + (bi + 1) * K_ * N_) : b;
-      std::vector<float> c = gemm(ab, bb, {}, M_, N_, K_, cube_ ? 16 : 0);
-      std::copy(c.begin(), c.end(), y.begin() + bi * M_ * N_);
+      if (cube_) {
+        cube_batch_tiles(ab.data(), bb.data(), nullptr, y.data() + bi * M_ * N_, tiling_, bi);
+      } else {
+        std::vector<float> c = gemm(ab, bb, {}, M_, N_, K_, 0);
+        std::copy(c.begin(), c.end(), y.begin() + bi * M_ * N_);
+      }
     }
     if (gemm_) {
       std::vector<float> c;
@@ -168,6 +179,7 @@ class MatMulKernel : public Kernel {
     return t;
   }
   const Node& node_;
+  CubeTiling tiling_;
   bool cube_ = false, gemm_ = false, b_batched_ = false;
   int64_t ta_ = 0, tb_ = 0, M_ = 0, K_ = 0, N_ = 0, batch_ = 1;
   float alpha_ = 1, beta_ = 1;
@@ -176,8 +188,9 @@ class MatMulKernel : public Kernel {
 }  // namespace
 
 void register_cube_kernels(Registrar& r) {
-  auto conv = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(c); };
-  auto mm = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<MatMulKernel>(c); };
+  const std::string dir = platform_dir_of(r.plugin_dir());
+  auto conv = [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(c, dir); };
+  auto mm = [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<MatMulKernel>(c, dir); };
   r.add_kernel({"ascend", "", "Conv", conv, ""});
   r.add_kernel({"ascend", "ge", "FusedConv", conv, ""});
   r.add_kernel({"ascend", "", "MatMul", mm, ""});

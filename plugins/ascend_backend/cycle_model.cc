@@ -25,7 +25,7 @@ std::string busiest(const PipeCycles& c) {
 }
 
 void finish(TaskCycles& r, const Platform& p) {
-  r.launch = p.get("overhead.task_launch_cycles");
+  r.launch = us_to_cycles(p.get("launch.aicore_us"), p);
   size_t slow = 0;
   for (size_t b = 0; b < r.core_cycles.size(); ++b)
     if (r.core_cycles[b] > r.core_cycles[slow]) slow = b;
@@ -41,6 +41,7 @@ PipeCycles& PipeCycles::operator+=(const PipeCycles& o) {
 }
 
 double cycles_to_us(double cycles, const Platform& p) { return cycles / (p.get("clock_ghz") * 1e3); }
+double us_to_cycles(double us, const Platform& p) { return us * p.get("clock_ghz") * 1e3; }
 
 double vector_ops_per_element(const Node& n) {
   const std::string& op = n.op_type();
@@ -217,7 +218,7 @@ TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p) {
   const double ns = std::max(w.flops / p.get("aicpu.gflops"), (w.input_bytes + w.output_bytes) / p.get("aicpu.gbps"));
   r.core_cycles = {ns * p.get("clock_ghz")};
   r.core_pipes = {PipeCycles{}};
-  r.launch = p.get("aicpu.launch_cycles");
+  r.launch = us_to_cycles(p.get("launch.aicpu_us"), p);
   r.total = r.launch + r.core_cycles[0];
   r.bound = w.flops / p.get("aicpu.gflops") >= (w.input_bytes + w.output_bytes) / p.get("aicpu.gbps") ? "aicpu_compute"
                                                                                                        : "aicpu_memory";

@@ -10,9 +10,10 @@
 // With double buffering a tile costs the slowest pipe's time (the next tile's loads overlap the
 // current tile's compute), plus one pipeline fill (first loads) and drain (last store) per core;
 // without it, the sum of all pipes. Core b of block_dim runs tiles b, b + block_dim, … (tiling.h);
-// the task ends when its slowest core does. A task adds overhead.task_launch_cycles.
-// AI CPU tasks: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + aicpu.launch_cycles, in AI Core
-// cycles (× clock_ghz).
+// the task ends when its slowest core does. A task adds launch.aicore_us (in cycles).
+// AI CPU tasks: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core
+// cycles (× clock_ghz). The launch constants and aicpu.gflops are the ones placement uses
+// (placement_cost.h), so placement and timing price a task alike.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -78,7 +79,8 @@ TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p
 TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platform& p);
 TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
 
-/// Cycles → µs at the platform's clock.
+/// Cycles ↔ µs at the platform's clock.
 double cycles_to_us(double cycles, const Platform& p);
+double us_to_cycles(double us, const Platform& p);
 
 }  // namespace ge::ascend

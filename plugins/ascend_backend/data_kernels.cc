@@ -1,6 +1,7 @@
 // plugins/ascend_backend/data_kernels.cc — data movement on the AI Core: ge.TransData (format
 // conversion, ge::convert_format), ge.Cast (fp32 <-> fp16, round to nearest even, overflow
 // refused) and Concat (any axis, any formats: operands unpacked, result packed).
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -8,44 +9,54 @@
 #include "ge/sdk/layout.h"
 #include "kernels.h"
 #include "tensor_io.h"
+#include "vector_walk.h"
 
 namespace ge::ascend {
 namespace {
 
 class TransDataKernel : public Kernel {
  public:
-  explicit TransDataKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+  TransDataKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), walk_(ctx, dir) {
     const Value* x = ctx.node.input(0);
     const Value* y = ctx.node.output(0);
     if (!can_convert_format(x->format, y->format, x->shape.rank()))
       throw UnsupportedError("TransData: no conversion " + std::string(format_name(x->format)) + " -> " +
                              std::string(format_name(y->format)) + " in " + who(node_));
   }
+  // A pure data move: the stored tiling is verified at build, the conversion is done whole (every
+  // element lands at a position independent of the tile that moves it).
   void run(KernelIO& io) override { convert_format_into(io.inputs[0], io.outputs[0]); }
-  std::string impl_name() const override { return "aicore:vector:TransData"; }
+  std::string impl_name() const override { return walk_.impl("TransData"); }
 
  private:
   const Node& node_;
+  VectorWalk walk_;
 };
 
 class CastKernel : public Kernel {
  public:
-  explicit CastKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+  CastKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), walk_(ctx, dir) {
     require_float(ctx, 0);
     const DataType t = ctx.output_type(0);
     if (t != DataType::Float16 && t != DataType::Float32)
       throw UnsupportedError("Cast: to " + std::string(dtype_name(t)) + " not supported (float16, float32) in " + who(node_));
   }
-  void run(KernelIO& io) override { write_plain(io.outputs[0], read_plain(io.inputs[0]), who(node_)); }
-  std::string impl_name() const override { return "aicore:vector:Cast"; }
+  void run(KernelIO& io) override {
+    const std::vector<float> x = read_plain(io.inputs[0]);
+    std::vector<float> y(x.size());
+    walk_.elements([&](int64_t i) { y[i] = x[i]; });  // rounded to the output dtype at write-out
+    write_plain(io.outputs[0], y, who(node_));
+  }
+  std::string impl_name() const override { return walk_.impl("Cast"); }
 
  private:
   const Node& node_;
+  VectorWalk walk_;
 };
 
 class ConcatKernel : public Kernel {
  public:
-  explicit ConcatKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+  ConcatKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), walk_(ctx, dir) {
     for (size_t i = 0; i < ctx.node.num_inputs(); ++i) require_float(ctx, i);
     const Shape& y = ctx.output_shape(0);
     int64_t axis = ctx.node.attrs.get_int("axis", 1);
@@ -61,32 +72,40 @@ class ConcatKernel : public Kernel {
     const Shape& ys = io.outputs[0].shape();
     std::vector<float> y(static_cast<size_t>(ys.numel()));
     const int64_t ytotal = ys[axis_] * inner_;
+    std::vector<std::vector<float>> xs;
+    std::vector<int64_t> offs, chunks;
     int64_t off = 0;
     for (const Tensor& t : io.inputs) {
-      const std::vector<float> x = read_plain(t);
-      const int64_t chunk = t.shape()[axis_] * inner_;
-      for (int64_t o = 0; o < outer_; ++o)
-        std::memcpy(y.data() + o * ytotal + off, x.data() + o * chunk, static_cast<size_t>(chunk) * sizeof(float));
-      off += chunk;
+      xs.push_back(read_plain(t));
+      chunks.push_back(t.shape()[axis_] * inner_);
+      offs.push_back(off);
+      off += chunks.back();
     }
+    walk_.elements([&](int64_t i) {
+      const int64_t o = i / ytotal, r = i % ytotal;
+      const size_t j = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), r) - offs.begin()) - 1;
+      y[i] = xs[j][o * chunks[j] + r - offs[j]];
+    });
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return "aicore:vector:Concat"; }
+  std::string impl_name() const override { return walk_.impl("Concat"); }
 
  private:
   const Node& node_;
+  VectorWalk walk_;
   int64_t outer_ = 1, inner_ = 1, axis_ = 1;
 };
 
 }  // namespace
 
 void register_data_kernels(Registrar& r) {
+  const std::string dir = platform_dir_of(r.plugin_dir());
   r.add_kernel({"ascend", "ge", "TransData",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<TransDataKernel>(c); }, ""});
+                [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<TransDataKernel>(c, dir); }, ""});
   r.add_kernel({"ascend", "ge", "Cast",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<CastKernel>(c); }, ""});
+                [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<CastKernel>(c, dir); }, ""});
   r.add_kernel({"ascend", "", "Concat",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ConcatKernel>(c); }, ""});
+                [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ConcatKernel>(c, dir); }, ""});
 }
 
 }  // namespace ge::ascend

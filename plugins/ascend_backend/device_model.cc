@@ -22,15 +22,34 @@ TaskOperand operand(const Value* v) {
 
 }  // namespace
 
-std::shared_ptr<const Platform> platform_for(const std::string& dir, const OptionReader& option) {
-  const std::optional<std::string> v = option ? option("ascend", "soc_version") : std::nullopt;
-  const std::string soc = v ? unquoted(*v, "soc_version") : "Ascend910A";
+namespace {
+
+std::shared_ptr<const Platform> cached(const std::string& dir, const std::string& soc) {
   static std::mutex mu;
   static std::map<std::string, std::shared_ptr<const Platform>> cache;
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[dir + "/" + soc];
   if (!slot) slot = std::make_shared<const Platform>(load_platform(dir, soc));
   return slot;
+}
+
+std::string option_soc(const OptionReader& option) {
+  const std::optional<std::string> v = option ? option("ascend", "soc_version") : std::nullopt;
+  return v ? unquoted(*v, "soc_version") : "Ascend910A";
+}
+
+}  // namespace
+
+std::shared_ptr<const Platform> platform_for(const std::string& dir, const OptionReader& option) {
+  return cached(dir, option_soc(option));
+}
+
+std::shared_ptr<const Platform> platform_for(const std::string& dir, const Graph& g, const OptionReader& option) {
+  for (const Node* n : g.nodes()) {
+    const std::string soc = n->attrs.get_string(kAttrSoc, "");
+    if (!soc.empty()) return cached(dir, soc);
+  }
+  return cached(dir, option_soc(option));
 }
 
 Task node_task(const Node& n) {
@@ -53,8 +72,8 @@ AscendCostModel::AscendCostModel(std::shared_ptr<const Platform> p) : platform_(
   ceilings_.gemm_gflops_1t = ceilings_.gemm_gflops_nt = pl.get("peak.fp16_tflops") * 1e3;
   ceilings_.mem_gbps_1t = ceilings_.mem_gbps_nt = pl.get("bandwidth.gm_to_l1") * pl.get("ai_cores") * pl.get("clock_ghz");
   ceilings_.threads_nt = 1;
-  ceilings_.launch_us = cycles_to_us(pl.get("overhead.task_launch_cycles"), pl);
-  ceilings_.event_us = cycles_to_us(pl.get("overhead.event_cycles"), pl);
+  ceilings_.launch_us = pl.get("launch.aicore_us");
+  ceilings_.event_us = pl.get("launch.event_us");
   ceilings_.calibrated = false;
   ceilings_.source = "ascend cycle model (" + pl.file + ")";
 }

@@ -15,9 +15,12 @@ namespace ge::ascend {
 
 /// The platform `[ascend] soc_version` names (cached per directory and SoC).
 std::shared_ptr<const Platform> platform_for(const std::string& dir, const OptionReader& option);
+/// The platform a compiled graph was tiled for: its nodes' ascend_soc_version attribute (an
+/// offline model keeps it), else `[ascend] soc_version`.
+std::shared_ptr<const Platform> platform_for(const std::string& dir, const Graph& g, const OptionReader& option);
 
 /// Prices one node as the task it becomes (cycle_model.h): µs = task cycles / clock; views
-/// (op_class "view": no kernel runs) cost 0; event_us = overhead.event_cycles / clock. Ignores
+/// (op_class "view": no kernel runs) cost 0; event_us = launch.event_us. Ignores
 /// `threads` (the device's parallelism is block_dim, in the node's tiling).
 class AscendCostModel final : public CostModel {
  public:

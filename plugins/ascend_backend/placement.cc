@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "tiling.h"
+
 namespace ge::ascend {
 
 bool is_cube_op(const Node& n) {
@@ -17,6 +19,11 @@ bool is_vector_op(const Node& n) {
 }
 
 Engine engine_for(const Node& n) {
+  // The engine the ascend_tiling pass chose (by cost, placement_cost.h) wins once it is stored.
+  const std::string stored = n.attrs.get_string(kAttrEngine, "");
+  if (stored == "cube") return Engine::Cube;
+  if (stored == "vector") return Engine::Vector;
+  if (stored == "aicpu") return Engine::AiCpu;
   if (is_cube_op(n)) return n.input(0) && n.input(0)->dtype == DataType::Float16 ? Engine::Cube : Engine::AiCpu;
   if (is_vector_op(n)) return Engine::Vector;
   if (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast")) return Engine::Vector;

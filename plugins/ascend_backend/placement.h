@@ -16,7 +16,9 @@ enum class Engine { Cube, Vector, AiCpu };
 bool is_cube_op(const Node& n);
 /// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat.
 bool is_vector_op(const Node& n);
-/// Engine of a node with its current dtypes (input 0's dtype decides for Cube ops).
+/// Engine of a node: the one stored by the ascend_tiling pass (attribute ascend_engine, chosen by
+/// cost in placement_cost.h) when present, else the capability rule with its current dtypes
+/// (input 0's dtype decides for Cube ops).
 Engine engine_for(const Node& n);
 /// "aicore:cube", "aicore:vector", "aicpu".
 std::string engine_name(Engine e);

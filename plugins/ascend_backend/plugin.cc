@@ -7,6 +7,7 @@
 #include "kernels.h"
 #include "precision.h"
 #include "preferences.h"
+#include "tiling_pass.h"
 
 namespace {
 
@@ -30,6 +31,8 @@ void register_ascend(ge::Registrar& r) {
   ge::ascend::register_aicpu_tensor_kernels(r);
   ge::ascend::register_preferences(r);
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
+  // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).
+  r.add_pass(ge::ascend::make_tiling_pass(r.plugin_dir() + "/ascend/platforms"));
   // Timing (issue 10, docs/ascend.md "Cycle model"): the schedulers estimate with the cycle
   // model; gec run / profile show the simulated device time.
   const std::string platforms = r.plugin_dir() + "/ascend/platforms";
@@ -37,7 +40,7 @@ void register_ascend(ge::Registrar& r) {
     return std::make_shared<ge::ascend::AscendCostModel>(ge::ascend::platform_for(platforms, o));
   });
   r.add_device_simulator("ascend", [platforms](const ge::Graph& g, const ge::OptionReader& o) {
-    return ge::ascend::simulate_graph(g, *ge::ascend::platform_for(platforms, o), true);
+    return ge::ascend::simulate_graph(g, *ge::ascend::platform_for(platforms, g, o), true);
   });
 }
 

@@ -1,7 +1,8 @@
 // plugins/ascend_backend/pool_kernels.cc — the Vector unit's pooling: MaxPool (exact),
 // AveragePool and GlobalAveragePool (window summed in fp32, divided, rounded once to the output
 // dtype), GlobalMaxPool. 2-D only; the output size comes from shape inference (ceil_mode and
-// auto_pad are already in it).
+// auto_pad are already in it). On the AI Core, output rows are computed UB tile by UB tile from
+// the stored tiling (vector_walk.h).
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -9,14 +10,18 @@
 #include "ge/sdk/error.h"
 #include "kernels.h"
 #include "tensor_io.h"
+#include "vector_walk.h"
 
 namespace ge::ascend {
 namespace {
 
 class PoolKernel : public Kernel {
  public:
-  explicit PoolKernel(const KernelBuildContext& ctx) : node_(ctx.node), op_(ctx.node.op_type()) {
+  PoolKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), op_(ctx.node.op_type()), walk_(ctx, dir) {
     require_float(ctx, 0);
+    // A unit (tiling_choose.h) is one output row (n, c1, oh) of C0 channels in NC1HWC0, of one
+    // channel in plain layouts (and on the AI CPU).
+    cb_ = walk_.aicore() && ctx.node.input(0)->format == Format::NC1HWC0 ? 16 : 1;
     const Shape& x = ctx.input_shape(0);
     if (x.rank() != 4) throw UnsupportedError(op_ + ": only 2-D pooling (rank-4 input) in " + who(node_));
     if (ctx.node.num_outputs() > 1 && ctx.node.output(1))
@@ -52,9 +57,12 @@ class PoolKernel : public Kernel {
   void run(KernelIO& io) override {
     const std::vector<float> x = read_plain(io.inputs[0]);
     std::vector<float> y(static_cast<size_t>(N_ * C_ * OH_ * OW_));
-    for (int64_t nc = 0; nc < N_ * C_; ++nc) {
-      const float* xp = x.data() + nc * H_ * W_;
-      for (int64_t oh = 0; oh < OH_; ++oh)
+    const int64_t c1s = (C_ + cb_ - 1) / cb_;
+    walk_.units(N_ * c1s * OH_, [&](int64_t u) {
+      const int64_t oh = u % OH_, c1 = (u / OH_) % c1s, n = u / (OH_ * c1s);
+      for (int64_t c = c1 * cb_; c < std::min(C_, c1 * cb_ + cb_); ++c) {
+        const int64_t nc = n * C_ + c;
+        const float* xp = x.data() + nc * H_ * W_;
         for (int64_t ow = 0; ow < OW_; ++ow) {
           float acc = max_ ? -std::numeric_limits<float>::infinity() : 0.f;
           int64_t count = 0, padded = 0;
@@ -76,14 +84,17 @@ class PoolKernel : public Kernel {
           if (!max_) acc /= static_cast<float>(include_pad_ ? count + padded : std::max<int64_t>(count, 1));
           y[(nc * OH_ + oh) * OW_ + ow] = acc;
         }
-    }
+      }
+    });
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return "aicore:vector:" + op_; }
+  std::string impl_name() const override { return walk_.impl(op_); }
 
  private:
   const Node& node_;
   std::string op_;
+  VectorWalk walk_;
+  int64_t cb_ = 1;
   bool global_ = false, max_ = false, include_pad_ = false;
   int64_t N_ = 0, C_ = 0, H_ = 0, W_ = 0, OH_ = 0, OW_ = 0;
   int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, pt_ = 0, pl_ = 0, pb_ = 0, pr_ = 0;
@@ -92,7 +103,8 @@ class PoolKernel : public Kernel {
 }  // namespace
 
 void register_pool_kernels(Registrar& r) {
-  auto pool = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<PoolKernel>(c); };
+  const std::string dir = platform_dir_of(r.plugin_dir());
+  auto pool = [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<PoolKernel>(c, dir); };
   for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}) r.add_kernel({"ascend", "", op, pool, ""});
 }
 

@@ -7,6 +7,8 @@
 //   ascend_block_dim  int     AI Cores the task spreads over (1 for AI CPU tasks)
 //   ascend_tiling     ints    encode(CubeTiling) or encode(VectorTiling); absent for AI CPU tasks
 //   ascend_reason     string  why this engine (report: ascend.placement)
+//   ascend_soc_version string the platform the tiling was chosen and checked for (the kernels
+//                     re-check against that platform file at load)
 // The emulator's kernels read it back at build (load) time, refuse it when it does not fit the
 // platform's buffers or does not match the node (a corrupted offline model), and execute the
 // task tile by tile in the stored order. The cycle model (issue 10) prices the same tiles.
@@ -24,6 +26,7 @@ inline constexpr const char* kAttrEngine = "ascend_engine";
 inline constexpr const char* kAttrBlockDim = "ascend_block_dim";
 inline constexpr const char* kAttrTiling = "ascend_tiling";
 inline constexpr const char* kAttrReason = "ascend_reason";
+inline constexpr const char* kAttrSoc = "ascend_soc_version";
 
 /// A Cube task as `batch` independent GEMMs C[M][N] (+)= A[M][K] · B[K][N] on fp16 operands with an
 /// fp32 accumulator. Convolution: im2col, M = N·OH·OW, K = ⌈(C/group)/16⌉·16·Kh·Kw (FRACTAL_Z's K
@@ -56,9 +59,10 @@ struct CubeTiling {
 };
 
 /// A Vector task as `units` independent work units processed through the Unified Buffer
-/// tile_units at a time. A unit is what the op's kernel defines (elementwise and Cast: one output
-/// element; pools: one output row of OW·C0 elements with its input window rows; Concat and
-/// TransData: one output element). ub_bytes_per_unit counts the unit's inputs, outputs and
+/// tile_units at a time. A unit is what the op's kernel defines (elementwise, Cast, Concat and
+/// TransData: one block of unit_elements = 16 output elements of the output's storage, padding
+/// included — one 32-byte UB block of fp16; pools: one output row of OW·C0 elements with its input
+/// window rows; vector_problem() in tiling_choose.h is the definition). ub_bytes_per_unit counts the unit's inputs, outputs and
 /// temporaries in UB, each rounded up to the UB alignment (32 B) per unit. With double_buffer two
 /// tiles are resident. Tiles are contiguous ranges of units; AI Core b of block_dim takes tiles
 /// b, b + block_dim, …

@@ -42,7 +42,7 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
   tl.clock_ghz = p.get("clock_ghz");
   tl.ai_cores = static_cast<int>(p.get_int("ai_cores"));
   tl.aicpus = static_cast<int>(p.get_int("aicpu.cores"));
-  const double event_cycles = p.get("overhead.event_cycles");
+  const double event_cycles = us_to_cycles(p.get("launch.event_us"), p);
 
   // Price every kernel task once.
   std::vector<TaskCycles> priced(tasks.size());

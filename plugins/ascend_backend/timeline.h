@@ -3,7 +3,7 @@
 //
 // Streams are in-order queues (task.h). An EventRecord task marks its event recorded when the
 // tasks before it on its stream are done; an EventWait task holds its stream until the event is
-// recorded, plus overhead.event_cycles. A kernel task on the AI Core needs block_dim free AI Cores
+// recorded, plus launch.event_us. A kernel task on the AI Core needs block_dim free AI Cores
 // at once (it waits for them); core b of the task is busy for its own tiles' cycles
 // (cycle_model.h) and is freed when they end; the task (and its stream) ends when the slowest core
 // does. AI CPU tasks run on one of aicpu.cores AI CPUs. Among the streams whose next task can

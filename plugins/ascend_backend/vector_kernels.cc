@@ -2,7 +2,8 @@
 // and Pow (numpy broadcasting), Sum (variadic), Relu, LeakyRelu, Clip, Sigmoid, Sqrt, Erf. Computed in fp32 on the operands'
 // values and rounded once to the output's dtype: bit-exact fp16 arithmetic for Add/Sub/Mul/Div
 // (tensor_io.h); Sigmoid's fp16 result is fp32 expf rounded to fp16 (the device's own
-// approximation is not public), as are Pow, Sqrt and Erf.
+// approximation is not public), as are Pow, Sqrt and Erf. On the AI Core the elements are
+// computed UB tile by UB tile from the stored tiling (vector_walk.h).
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "kernels.h"
 #include "placement.h"
 #include "tensor_io.h"
+#include "vector_walk.h"
 
 namespace ge::ascend {
 namespace {
@@ -29,9 +31,10 @@ std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out) {
 
 class BinaryKernel : public Kernel {
  public:
-  explicit BinaryKernel(const KernelBuildContext& ctx) : node_(ctx.node), op_(ctx.node.op_type()) {
+  BinaryKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), op_(ctx.node.op_type()), walk_(ctx, dir) {
     require_float(ctx, 0);
     require_float(ctx, 1);
+    code_ = op_ == "Add" ? 0 : op_ == "Sub" ? 1 : op_ == "Mul" ? 2 : op_ == "Div" ? 3 : 4;
   }
   void run(KernelIO& io) override {
     const std::vector<float> a = read_plain(io.inputs[0]), b = read_plain(io.inputs[1]);
@@ -39,67 +42,68 @@ class BinaryKernel : public Kernel {
     const auto sa = broadcast_strides(io.inputs[0].shape(), out), sb = broadcast_strides(io.inputs[1].shape(), out);
     const size_t r = out.rank();
     std::vector<float> y(static_cast<size_t>(out.numel()));
-    std::vector<int64_t> idx(r, 0);
-    int64_t ia = 0, ib = 0;
-    for (size_t i = 0; i < y.size(); ++i) {
-      const float x0 = a[ia], x1 = b[ib];
-      y[i] = op_ == "Add" ? x0 + x1 : op_ == "Sub" ? x0 - x1 : op_ == "Mul" ? x0 * x1 : op_ == "Div" ? x0 / x1 : std::pow(x0, x1);
-      for (size_t d = r; d-- > 0;) {  // odometer increment
-        ia += sa[d], ib += sb[d];
-        if (++idx[d] < out[d]) break;
-        ia -= sa[d] * out[d], ib -= sb[d] * out[d];
-        idx[d] = 0;
+    walk_.elements([&](int64_t i) {
+      int64_t ia = 0, ib = 0, rem = i;
+      for (size_t d = r; d-- > 0;) {
+        const int64_t k = rem % out[d];
+        rem /= out[d];
+        ia += k * sa[d], ib += k * sb[d];
       }
-    }
+      const float x0 = a[ia], x1 = b[ib];
+      y[i] = code_ == 0 ? x0 + x1 : code_ == 1 ? x0 - x1 : code_ == 2 ? x0 * x1 : code_ == 3 ? x0 / x1 : std::pow(x0, x1);
+    });
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return "aicore:vector:" + op_; }
+  std::string impl_name() const override { return walk_.impl(op_); }
 
  private:
   const Node& node_;
   std::string op_;
+  VectorWalk walk_;
+  int code_ = 0;
 };
 
 /// Sum (variadic, broadcasting): one Vector add per extra operand, each result rounded to the
 /// output dtype (fp16: what a chain of fp16 adds gives).
 class SumKernel : public Kernel {
  public:
-  explicit SumKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
+  SumKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), walk_(ctx, dir) {
     for (size_t i = 0; i < ctx.node.num_inputs(); ++i) require_float(ctx, i);
     half_ = ctx.output_type(0) == DataType::Float16;
   }
   void run(KernelIO& io) override {
     const Shape& out = io.outputs[0].shape();
     const size_t r = out.rank();
+    std::vector<std::vector<float>> in;
+    std::vector<std::vector<int64_t>> st;
+    for (const Tensor& t : io.inputs) in.push_back(read_plain(t)), st.push_back(broadcast_strides(t.shape(), out));
     std::vector<float> y(static_cast<size_t>(out.numel()), 0.f);
-    for (size_t k = 0; k < io.inputs.size(); ++k) {
-      const std::vector<float> a = read_plain(io.inputs[k]);
-      const auto sa = broadcast_strides(io.inputs[k].shape(), out);
-      std::vector<int64_t> idx(r, 0);
-      int64_t ia = 0;
-      for (size_t i = 0; i < y.size(); ++i) {
-        y[i] = k == 0 ? a[ia] : y[i] + a[ia];
-        if (half_ && k > 0) y[i] = round_fp16(y[i]);
-        for (size_t d = r; d-- > 0;) {
-          ia += sa[d];
-          if (++idx[d] < out[d]) break;
-          ia -= sa[d] * out[d];
-          idx[d] = 0;
-        }
+    walk_.elements([&](int64_t i) {
+      std::vector<int64_t> idx(r);
+      int64_t rem = i;
+      for (size_t d = r; d-- > 0;) idx[d] = rem % out[d], rem /= out[d];
+      float acc = 0.f;
+      for (size_t k = 0; k < in.size(); ++k) {
+        int64_t ia = 0;
+        for (size_t d = 0; d < r; ++d) ia += idx[d] * st[k][d];
+        acc = k == 0 ? in[k][ia] : acc + in[k][ia];
+        if (half_ && k > 0) acc = round_fp16(acc);
       }
-    }
+      y[i] = acc;
+    });
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return "aicore:vector:Sum"; }
+  std::string impl_name() const override { return walk_.impl("Sum"); }
 
  private:
   const Node& node_;
+  VectorWalk walk_;
   bool half_ = false;
 };
 
 class UnaryKernel : public Kernel {
  public:
-  explicit UnaryKernel(const KernelBuildContext& ctx) : node_(ctx.node), op_(ctx.node.op_type()) {
+  UnaryKernel(const KernelBuildContext& ctx, const std::string& dir) : node_(ctx.node), op_(ctx.node.op_type()), walk_(ctx, dir) {
     require_float(ctx, 0);
     alpha_ = ctx.node.attrs.get_float("alpha", 0.01f);
     lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
@@ -109,38 +113,43 @@ class UnaryKernel : public Kernel {
     }
   }
   void run(KernelIO& io) override {
-    std::vector<float> y = read_plain(io.inputs[0]);
+    const std::vector<float> x = read_plain(io.inputs[0]);
+    std::vector<float> y(x.size());
     float lo = lo_, hi = hi_;
     if (op_ == "Clip") {
       if (io.inputs.size() > 1 && io.inputs[1].data()) lo = read_plain(io.inputs[1]).at(0);
       if (io.inputs.size() > 2 && io.inputs[2].data()) hi = read_plain(io.inputs[2]).at(0);
     }
-    for (float& v : y) {
-      if (op_ == "Relu") v = v > 0.f ? v : 0.f;
-      else if (op_ == "LeakyRelu") v = v >= 0.f ? v : alpha_ * v;
-      else if (op_ == "Sigmoid") v = 1.f / (1.f + std::exp(-v));
-      else if (op_ == "Sqrt") v = std::sqrt(v);
-      else if (op_ == "Erf") v = std::erf(v);
-      else v = std::min(std::max(v, lo), hi);  // Clip
-    }
+    walk_.elements([&](int64_t i) {
+      const float v = x[i];
+      float& o = y[i];
+      if (op_ == "Relu") o = v > 0.f ? v : 0.f;
+      else if (op_ == "LeakyRelu") o = v >= 0.f ? v : alpha_ * v;
+      else if (op_ == "Sigmoid") o = 1.f / (1.f + std::exp(-v));
+      else if (op_ == "Sqrt") o = std::sqrt(v);
+      else if (op_ == "Erf") o = std::erf(v);
+      else o = std::min(std::max(v, lo), hi);  // Clip
+    });
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return "aicore:vector:" + op_; }
+  std::string impl_name() const override { return walk_.impl(op_); }
 
  private:
   const Node& node_;
   std::string op_;
+  VectorWalk walk_;
   float alpha_ = 0.01f, lo_ = 0, hi_ = 0;
 };
 
 }  // namespace
 
 void register_vector_kernels(Registrar& r) {
-  auto bin = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<BinaryKernel>(c); };
-  auto un = [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<UnaryKernel>(c); };
+  const std::string dir = platform_dir_of(r.plugin_dir());
+  auto bin = [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<BinaryKernel>(c, dir); };
+  auto un = [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<UnaryKernel>(c, dir); };
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) r.add_kernel({"ascend", "", op, bin, ""});
   r.add_kernel({"ascend", "", "Sum",
-                [](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SumKernel>(c); }, ""});
+                [dir](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SumKernel>(c, dir); }, ""});
   for (const char* op : {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Sqrt", "Erf"}) r.add_kernel({"ascend", "", op, un, ""});
 }
 

@@ -51,7 +51,7 @@ TEST(AscendCycleModel, LargeMatMulRunsAtTheCubeBound) {
   EXPECT_GE(cycles, bound);
   EXPECT_LE(cycles, 1.10 * bound);
   EXPECT_EQ(c.core_pipes[0].cube, 64 * 5120.0);  // 64 tiles per core, exact
-  EXPECT_DOUBLE_EQ(c.launch, 1000);
+  EXPECT_DOUBLE_EQ(c.launch, 5000);  // launch.aicore_us 5 µs at 1 GHz
 }
 
 // 1024³ on 32 cores, one 256 × 128 tile per core: no panel is reused, so MTE2 reads
@@ -143,7 +143,7 @@ TEST(AscendCycleModel, RefusesATilingThatDoesNotFitOrDoesNotDecode) {
 
 /// Two fp32 Relus on their own inputs, each a Vector task over 16 AI Cores (one 8192-element tile
 /// per core): MTE2 8192·4/32 = 1024, V 8192/64 = 128, MTE3 8192·4/64 = 512 cycles one after the
-/// other (one tile: nothing to overlap) = 1664, + launch 1000 = 2664 cycles per task.
+/// other (one tile: nothing to overlap) = 1664, + launch 5 µs = 5000 → 6664 cycles per task.
 std::unique_ptr<Graph> two_relus(int64_t block_dim) {
   auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
   input %a: f32[131072]
@@ -179,35 +179,35 @@ TEST(AscendTimeline, IndependentStreamsOverlapAndAnEventSerializesThem) {
   const std::string x = g->nodes()[0]->name(), y = g->nodes()[1]->name();
   Timeline t = simulate(*g, build_tasks(*g), p);
   EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
-  EXPECT_DOUBLE_EQ(task_of(t, x).end, 2664);
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 6664);
   EXPECT_DOUBLE_EQ(task_of(t, y).start, 0);  // 16 + 16 cores: both run at once
-  EXPECT_DOUBLE_EQ(task_of(t, y).end, 2664);
-  EXPECT_DOUBLE_EQ(t.latency_cycles, 2664);
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 6664);
+  EXPECT_DOUBLE_EQ(t.latency_cycles, 6664);
   EXPECT_EQ(task_of(t, x).units.size(), 16u);
 
-  // y waits for x: it starts when x's record is seen, + event_cycles (500).
+  // y waits for x: it starts when x's record is seen, + launch.event_us (0.5 µs = 500 cycles).
   g->schedule.events.push_back(StreamEvent{x, y});
   t = simulate(*g, build_tasks(*g), p);
   EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
-  EXPECT_DOUBLE_EQ(task_of(t, x).end, 2664);
-  EXPECT_DOUBLE_EQ(task_of(t, y).start, 3164);
-  EXPECT_DOUBLE_EQ(task_of(t, y).end, 5828);
-  EXPECT_DOUBLE_EQ(t.latency_cycles, 5828);
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 6664);
+  EXPECT_DOUBLE_EQ(task_of(t, y).start, 7164);
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 13828);
+  EXPECT_DOUBLE_EQ(t.latency_cycles, 13828);
 }
 
 TEST(AscendTimeline, StreamsShareTheAICores) {
   const Platform p = p910();
   auto g = two_relus(32);  // each task needs all 32 cores: the second waits for them
-  // One 4096-element tile per core: MTE2 512 + V 64 + MTE3 256 = 832 cycles, + launch 1000.
+  // One 4096-element tile per core: MTE2 512 + V 64 + MTE3 256 = 832 cycles, + launch 5000.
   Timeline t = simulate(*g, build_tasks(*g), p);
   const std::string x = g->nodes()[0]->name(), y = g->nodes()[1]->name();
   EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
-  EXPECT_DOUBLE_EQ(task_of(t, x).end, 1832);
-  EXPECT_DOUBLE_EQ(task_of(t, y).start, 1832);
-  EXPECT_DOUBLE_EQ(task_of(t, y).end, 3664);
-  // Every core did the MTE2 work of both tasks: 2 × 512 busy cycles of 3664.
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 5832);
+  EXPECT_DOUBLE_EQ(task_of(t, y).start, 5832);
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 11664);
+  // Every core did the MTE2 work of both tasks: 2 × 512 busy cycles of 11664.
   EXPECT_DOUBLE_EQ(t.core_busy[7].mte2, 1024);
-  EXPECT_NEAR(t.movement_utilization(), 2 * (512 + 256) / 3664.0, 1e-12);
+  EXPECT_NEAR(t.movement_utilization(), 2 * (512 + 256) / 11664.0, 1e-12);
 }
 
 TEST(AscendTimeline, AnEventThatIsNeverRecordedIsADeadlock) {

@@ -1,0 +1,94 @@
+// plugins/ascend_backend/cube_tiled.cc — the Cube task executed tile by tile from its stored
+// tiling (cube.h): L0C tiles of m_tile × n_tile fp32 partial sums, K consumed in k_l1 panels (L1),
+// k_tile steps (L0A/L0B) and 16-wide fractals, in the order the hardware's loop nest would.
+#include <algorithm>
+
+#include "cube.h"
+#include "ge/sdk/error.h"
+
+namespace ge::ascend {
+
+void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index) {
+  const int64_t M = t.M, N = t.N, K = t.K;
+  std::vector<float> l0c(static_cast<size_t>(t.m_tile * t.n_tile)), part(static_cast<size_t>(t.n_tile));
+  for (int64_t mi = 0; mi < t.m_tiles(); ++mi)
+    for (int64_t ni = 0; ni < t.n_tiles(); ++ni) {
+      // This tile is tile (batch_index·m_tiles + mi)·n_tiles + ni of the task, on AI Core
+      // tile mod block_dim; cores are independent, so executing tiles in index order gives the
+      // same result as any interleaving.
+      const int64_t m0 = mi * t.m_tile, m1 = std::min(M, m0 + t.m_tile);
+      const int64_t n0 = ni * t.n_tile, n1 = std::min(N, n0 + t.n_tile), nw = n1 - n0;
+      for (int64_t m = m0; m < m1; ++m)  // L0C starts at the bias
+        for (int64_t j = 0; j < nw; ++j) l0c[(m - m0) * t.n_tile + j] = init ? init[n0 + j] : 0.f;
+      for (int64_t p0 = 0; p0 < K; p0 += t.k_l1) {  // A and B panels staged in L1
+        const int64_t p1 = std::min(K, p0 + t.k_l1);
+        for (int64_t s0 = p0; s0 < p1; s0 += t.k_tile) {  // one L0A / L0B step
+          const int64_t s1 = std::min(p1, s0 + t.k_tile);
+          for (int64_t m = m0; m < m1; ++m) {
+            const float* a = A + m * K;
+            float* acc = l0c.data() + (m - m0) * t.n_tile;
+            for (int64_t f0 = s0; f0 < s1; f0 += 16) {  // one 16-wide fractal
+              const int64_t f1 = std::min(s1, f0 + 16);
+              std::fill(part.begin(), part.begin() + nw, 0.f);
+              for (int64_t k = f0; k < f1; ++k) {
+                const float av = a[k];
+                if (av == 0.f) continue;  // adds exact zeros only: same result (as gemm())
+                const float* b = B + k * N + n0;
+                for (int64_t j = 0; j < nw; ++j) part[j] += av * b[j];
+              }
+              for (int64_t j = 0; j < nw; ++j) acc[j] += part[j];
+            }
+          }
+        }
+      }
+      for (int64_t m = m0; m < m1; ++m)  // write-out of the L0C tile
+        std::copy(l0c.begin() + (m - m0) * t.n_tile, l0c.begin() + (m - m0) * t.n_tile + nw, C + m * N + n0);
+    }
+  (void)batch_index;
+}
+
+std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
+                                const ConvGeometry& g, const CubeTiling& t) {
+  const int64_t Cg = g.C / g.group, Og = g.O / g.group;
+  const int64_t C0 = 16, C1 = (Cg + C0 - 1) / C0;
+  const int64_t K = C1 * C0 * g.Kh * g.Kw, S = g.OH * g.OW, M = g.N * S;
+  if (t.batch != g.group || t.M != M || t.N != Og || t.K != K)
+    throw Error("conv2d_tiled: the tiling's problem (batch " + std::to_string(t.batch) + ", M " + std::to_string(t.M) + ", N " +
+                std::to_string(t.N) + ", K " + std::to_string(t.K) + ") is not this convolution's");
+  // K index of (c, kh, kw) in FRACTAL_Z's order (c1, kh, kw, c0).
+  auto kidx = [&](int64_t c, int64_t kh, int64_t kw) { return (((c / C0) * g.Kh + kh) * g.Kw + kw) * C0 + c % C0; };
+  std::vector<float> y(static_cast<size_t>(g.N * g.O * S));
+  std::vector<float> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * Og)), init(static_cast<size_t>(Og));
+  std::vector<float> C(static_cast<size_t>(M * Og));
+  for (int64_t gi = 0; gi < g.group; ++gi) {
+    std::fill(B.begin(), B.end(), 0.f);
+    for (int64_t o = 0; o < Og; ++o)
+      for (int64_t c = 0; c < Cg; ++c)
+        for (int64_t kh = 0; kh < g.Kh; ++kh)
+          for (int64_t kw = 0; kw < g.Kw; ++kw)
+            B[kidx(c, kh, kw) * Og + o] = w[(((gi * Og + o) * Cg + c) * g.Kh + kh) * g.Kw + kw];
+    for (int64_t o = 0; o < Og; ++o) init[o] = bias.empty() ? 0.f : bias[gi * Og + o];
+    std::fill(A.begin(), A.end(), 0.f);  // padding taps and padded channels read zero
+    for (int64_t n = 0; n < g.N; ++n)
+      for (int64_t oh = 0; oh < g.OH; ++oh)
+        for (int64_t ow = 0; ow < g.OW; ++ow) {
+          float* row = A.data() + (n * S + oh * g.OW + ow) * K;
+          for (int64_t kh = 0; kh < g.Kh; ++kh) {
+            const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
+            if (ih < 0 || ih >= g.H) continue;
+            for (int64_t kw = 0; kw < g.Kw; ++kw) {
+              const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
+              if (iw < 0 || iw >= g.W) continue;
+              for (int64_t c = 0; c < Cg; ++c) row[kidx(c, kh, kw)] = x[((n * g.C + gi * Cg + c) * g.H + ih) * g.W + iw];
+            }
+          }
+        }
+    cube_batch_tiles(A.data(), B.data(), init.data(), C.data(), t, gi);
+    for (int64_t n = 0; n < g.N; ++n)
+      for (int64_t s = 0; s < S; ++s)
+        for (int64_t o = 0; o < Og; ++o) y[(n * g.O + gi * Og + o) * S + s] = C[(n * S + s) * Og + o];
+  }
+  return y;
+}
+
+}  // namespace ge::ascend

@@ -1,0 +1,41 @@
+// plugins/ascend_backend/placement_cost.h — where a node runs, chosen by cost (docs/ascend.md,
+// "Placement"): hard rules first (no AI Core kernel, the Cube multiplies fp16 only, a shape the
+// AI Core kernel cannot tile → AI CPU), then the AI Core estimate against the AI CPU estimate.
+//
+// AI Core (per task, cycles at the platform's clock, plus launch.aicore_us):
+//   Cube:   ⌈tiles / block_dim⌉ · ( max(compute, load) + write ), per output tile
+//           compute = m_tile·n_tile·K' / (cube.fp16_m·cube.fp16_n·cube.fp16_k)  (K' = K padded to k_tile)
+//           load    = (m_tile + n_tile)·K'·2 B / bandwidth.gm_to_l1   (double buffering overlaps it)
+//           write   = m_tile·n_tile·2 B / bandwidth.ub_to_gm
+//   Vector: ⌈tiles / block_dim⌉ · max(⌈ops / lanes⌉, tile_units·ub_bytes_per_unit / bandwidth.gm_to_l1)
+//           per UB tile; lanes = vector.fp16_lanes (half of it for fp32), ops = elements · op count
+//           (pools: window size per output element).
+// AI CPU: FLOPs / aicpu.gflops + launch.aicpu_us (Cube ops 2·batch·M·N·K, Vector ops as above).
+// The numbers aicpu.gflops and launch.* are assumptions marked in platforms/*.toml.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "placement.h"
+#include "platform.h"
+#include "tiling.h"
+
+namespace ge::ascend {
+
+struct PlacementChoice {
+  Engine engine = Engine::AiCpu;
+  std::string reason;                 ///< ascend_reason: "cube: 1843 cycles est. (3.8 us) vs aicpu 2.1 ms", ...
+  std::optional<CubeTiling> cube;     ///< set when engine == Cube
+  std::optional<VectorTiling> vector; ///< set when engine == Vector
+  double aicore_us = -1, aicpu_us = -1;  ///< estimates (-1: not estimated)
+};
+
+/// Chooses the engine and, for AI Core, the tiling of `n` on `p`.
+PlacementChoice place(const Node& n, const Platform& p);
+
+/// The estimates above (cycles without launch; microseconds with launch).
+double cube_cycles(const CubeTiling& t, const Platform& p);
+double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, const Platform& p);
+double aicpu_us(double flops, const Platform& p);
+
+}  // namespace ge::ascend

@@ -1,0 +1,49 @@
+// plugins/ascend_backend/tiling_choose.h — what a node's AI Core task is (the problem: GEMM sizes
+// or Vector work units, recomputed from the node's shapes, formats and dtypes) and the tiling the
+// ascend_tiling pass chooses for it on a platform (docs/ascend.md, "Tiling"). The kernels call
+// the same *_problem functions at load time to verify a stored tiling matches its node.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "ge/sdk/ir.h"
+#include "platform.h"
+#include "tiling.h"
+
+namespace ge::ascend {
+
+/// The Cube problem of Conv / ge.FusedConv / MatMul / Gemm (batch, M, N, K of tiling.h; the tile
+/// fields keep their defaults). std::nullopt with `why` set when the node's shapes have no Cube
+/// form (not 2-D convolution, MatMul operand of rank < 2, broadcast batch dims, ...).
+std::optional<CubeTiling> cube_problem(const Node& n, std::string* why = nullptr);
+
+/// The Vector problem of an elementwise op, ge.Cast, ge.TransData, Concat or a pool: units,
+/// unit_elements and ub_bytes_per_unit (tiling.h). Elementwise, Cast, TransData, Concat: a unit is
+/// one block of 16 output elements (of the output's storage, padding included); per unit the UB
+/// holds each streamed input (at most 2 at a time) and the output, each rounded up to the UB
+/// alignment. Pools: a unit is one output row (n, c1, oh) of OW·C0 elements (C0 = 16 in NC1HWC0,
+/// 1 in plain layouts), holding its input window rows ((kh−1)·dh+1 rows of W·C0), the output row
+/// and an fp32 accumulator row; global pools are one (n, c1) plane. std::nullopt with `why`
+/// when the op has no Vector form.
+std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
+
+/// The Cube tiling rule (double buffering always on), for a problem from cube_problem:
+///  * candidates: every (m_tile, n_tile), multiples of 16 up to ⌈M/16⌉·16 and ⌈N/16⌉·16, whose
+///    double-buffered fp32 L0C tile fits; for each, k_tile = the largest multiple of 16 (≤ K rounded
+///    up to 16) whose double-buffered L0A and L0B tiles fit, and k_l1 = the largest multiple of
+///    k_tile (≤ K rounded up to k_tile) whose double-buffered A and B panels fit L1;
+///  * choose the candidate with the smallest estimated task time, cube_cycles() of placement_cost.h:
+///    ⌈tiles / block_dim⌉ · (max(Cube compute, GM→L1 operand load) + write-out) — small tiles
+///    spread over all cores but reload A and B per tile, large tiles reuse them but leave cores
+///    idle; the estimate weighs both with the platform's rates. Ties go to the larger tile, then
+///    the larger n_tile;
+///  * block_dim = min(ai_cores, output tiles).
+/// Throws ge::Error naming `who` when not even 16 × 16 × 16 fits.
+CubeTiling choose_cube_tiling(const CubeTiling& problem, const Platform& p, const std::string& who);
+
+/// The Vector tiling rule: tile_units = min(the most units whose double-buffered UB tile fits,
+/// ⌈units / ai_cores⌉) — the largest tile that still gives every AI Core work —, block_dim =
+/// min(ai_cores, tiles). Throws ge::Error naming `who` when one unit does not fit the UB twice.
+VectorTiling choose_vector_tiling(const VectorTiling& problem, const Platform& p, const std::string& who);
+
+}  // namespace ge::ascend

@@ -1,0 +1,108 @@
+// plugins/ascend_backend/tiling_problem.cc — a node's Cube or Vector problem from its shapes,
+// formats and dtypes (tiling_choose.h). The tiling pass and the kernels' load-time check share it.
+#include <algorithm>
+#include <set>
+
+#include "ge/sdk/layout.h"
+#include "tiling_choose.h"
+
+namespace ge::ascend {
+namespace {
+
+constexpr int64_t kFractal = 16;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+std::nullopt_t no(std::string* why, const std::string& text) {
+  if (why) *why = text;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
+  if (n.num_inputs() < 2 || !n.input(0) || !n.input(1) || !n.output(0)) return no(why, "missing operands");
+  const Shape& a = n.input(0)->shape;
+  const Shape& b = n.input(1)->shape;
+  const Shape& y = n.output(0)->shape;
+  CubeTiling t;
+  const std::string op = n.op_type();
+  if (op == "Conv" || op == "FusedConv") {
+    if (a.rank() != 4 || b.rank() != 4 || y.rank() != 4) return no(why, "not a 2-D convolution");
+    const int64_t group = n.attrs.get_int("group", 1);
+    if (group <= 0 || a[1] % group || b[0] % group || b[1] * group != a[1]) return no(why, "channels do not match group");
+    const int64_t cg = a[1] / group;
+    t.batch = group;
+    t.M = y[0] * y[2] * y[3];
+    t.N = b[0] / group;
+    t.K = round_up(cg, kFractal) * b[2] * b[3];  // FRACTAL_Z's K: (c1, kh, kw, c0)
+  } else if (op == "Gemm") {
+    if (a.rank() != 2 || b.rank() != 2) return no(why, "Gemm operands are not 2-D");
+    const bool ta = n.attrs.get_int("transA", 0) != 0, tb = n.attrs.get_int("transB", 0) != 0;
+    t.M = ta ? a[1] : a[0], t.K = ta ? a[0] : a[1], t.N = tb ? b[0] : b[1];
+  } else if (op == "MatMul") {
+    if (a.rank() < 2 || b.rank() < 2) return no(why, "MatMul operand of rank < 2");
+    t.K = a[a.rank() - 1], t.N = b[b.rank() - 1];
+    if (b.rank() == 2) {
+      t.M = t.K ? a.numel() / t.K : 0;  // leading dims of A flattened into M
+    } else if (a.rank() == b.rank()) {
+      t.M = a[a.rank() - 2];
+      t.batch = (t.M > 0 && t.K > 0) ? a.numel() / (t.M * t.K) : 0;
+      if (t.K <= 0 || t.N <= 0 || b.numel() / (t.K * t.N) != t.batch) return no(why, "MatMul broadcast batch dims");
+    } else {
+      return no(why, "MatMul B of rank > 2 with another rank than A");
+    }
+  } else {
+    return no(why, op + " is not a Cube op");
+  }
+  if (t.batch <= 0 || t.M <= 0 || t.N <= 0 || t.K <= 0) return no(why, "empty matrix product");
+  return t;
+}
+
+std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std::string* why) {
+  static const std::set<std::string> elementwise{"Add", "Sub",  "Mul", "Div",     "Pow",       "Sum",  "Relu",
+                                                 "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat"};
+  static const std::set<std::string> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+  const std::string op = n.op_type();
+  const bool ge_op = n.domain() == "ge";
+  const bool known = ge_op ? (op == "Cast" || op == "TransData") : (n.domain().empty() && (elementwise.count(op) || pools.count(op)));
+  if (!known) return no(why, op + " has no Vector kernel");
+  const Value* y = n.output(0);
+  if (!y || !n.input(0)) return no(why, "missing operands");
+  for (const Value* v : n.inputs())
+    if (v && !dtype_is_float(v->dtype)) return no(why, "non-float input " + v->name());
+  const int64_t out_size = static_cast<int64_t>(dtype_size(y->dtype));
+  const int64_t in_size = static_cast<int64_t>(dtype_size(n.input(0)->dtype));
+  VectorTiling t;
+  if (pools.count(op)) {
+    const Shape& x = n.input(0)->shape;
+    if (x.rank() != 4 || y->shape.rank() != 4) return no(why, "not a 2-D pool");
+    const bool blocked = n.input(0)->format == Format::NC1HWC0;
+    const int64_t c0 = blocked ? 16 : 1, c1 = ceil_div(x[1], c0);
+    const int64_t oh = y->shape[2], ow = y->shape[3];
+    int64_t rows = x[2];
+    if (op.rfind("Global", 0) != 0) {
+      const auto k = n.attrs.get_ints("kernel_shape");
+      const auto d = n.attrs.get_ints("dilations", {1, 1});
+      if (k.size() != 2 || d.size() != 2) return no(why, "kernel_shape/dilations need 2 values");
+      rows = std::min(x[2], (k[0] - 1) * d[0] + 1);
+    }
+    t.units = x[0] * c1 * oh;
+    t.unit_elements = ow * c0;
+    t.ub_bytes_per_unit = round_up(rows * x[3] * c0 * in_size, ub_align) + round_up(ow * c0 * out_size, ub_align) +
+                          round_up(ow * c0 * 4, ub_align);  // input window rows, output row, fp32 accumulator
+  } else {
+    const int64_t numel = format_storage_numel(y->shape.dims(), y->format);
+    int64_t streamed = 1;  // inputs resident per unit: Concat, Cast, TransData and unary ops stream one
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "Sum")
+      streamed = std::min<int64_t>(2, static_cast<int64_t>(n.num_inputs()));
+    t.units = ceil_div(numel, 16);
+    t.unit_elements = 16;
+    t.ub_bytes_per_unit = streamed * round_up(16 * in_size, ub_align) + round_up(16 * out_size, ub_align);
+  }
+  if (t.units <= 0) return no(why, "empty output");
+  return t;
+}
+
+}  // namespace ge::ascend

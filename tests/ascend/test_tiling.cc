@@ -1,0 +1,356 @@
+// The ascend_tiling pass and the emulator's tile-by-tile execution (docs/ascend.md, "Tiling"):
+// every AI Core node of every shared model gets a tiling that fits its platform's buffers with
+// double buffering (both platforms) and every node a placement reason; a hand-checked Conv
+// tiling; stored tilings that overflow a buffer or no longer match their node are refused when
+// the kernels are built, naming the node; tile-by-tile results are bit-identical to the
+// whole-tensor Cube and Vector computation.
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "ascend_harness.h"
+#include "cube.h"
+#include "ge/core/onnx_frontend.h"
+#include "placement_cost.h"
+#include "shared_models.h"
+#include "tensor_io.h"
+#include "tiling.h"
+#include "tiling_choose.h"
+
+namespace ge::ascend {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<core::Environment> env_for(const std::string& soc, const std::string& mode = "force_fp16") {
+  core::Manifest m = core::load_manifest(GE_ASCEND_MANIFEST);
+  core::apply_override(m, "ascend.precision_mode=\"" + mode + "\"");
+  core::apply_override(m, "ascend.soc_version=\"" + soc + "\"");
+  return core::load_environment(m);
+}
+
+/// Compiles `g` for ascend at O2 (no run).
+std::shared_ptr<Graph> compile(std::unique_ptr<Graph> g, core::Environment& env, std::map<std::string, int64_t>* counters = nullptr) {
+  core::CompileOptions o = core::CompileOptions::from_manifest(env.manifest);
+  o.opt_level = OptLevel::O2;
+  o.backend = "ascend";
+  o.fail_on_pass_error = true;
+  auto r = core::compile_graph(*g, env, o);
+  if (counters) *counters = r.counters;
+  return std::shared_ptr<Graph>(std::move(g));
+}
+
+struct Counts {
+  int cube = 0, vector = 0, aicpu = 0;
+};
+
+/// Every node: the four attributes, a reason naming its engine; AI Core tilings decode, pass
+/// check() on `p`, match the node's problem and use min(ai_cores, tiles) cores.
+void verify_graph(const Graph& g, const Platform& p, const std::string& label, Counts& c) {
+  const int64_t cores = p.get_int("ai_cores");
+  for (const Node* n : g.nodes()) {
+    SCOPED_TRACE(label + " node " + n->name());
+    EXPECT_TRUE(n->attrs.has(kAttrEngine));
+    EXPECT_TRUE(n->attrs.has(kAttrBlockDim));
+    EXPECT_TRUE(n->attrs.has(kAttrReason));
+    const std::string e = n->attrs.get_string(kAttrEngine, "");
+    const std::string reason = n->attrs.get_string(kAttrReason, "");
+    EXPECT_EQ(reason.rfind(e + ":", 0), 0u) << reason;
+    EXPECT_EQ(n->attrs.get_string(kAttrSoc, ""), p.name);
+    if (e == "aicpu") {
+      ++c.aicpu;
+      EXPECT_EQ(n->attrs.get_int(kAttrBlockDim, 0), 1);
+      EXPECT_FALSE(n->attrs.has(kAttrTiling));
+    } else if (e == "cube") {
+      ++c.cube;
+      const CubeTiling t = decode_cube(n->attrs.get_ints(kAttrTiling), n->name());
+      EXPECT_NO_THROW(check(t, p, n->name()));
+      EXPECT_LE(t.l0a_bytes(), p.get_int("buffers.l0a"));
+      EXPECT_LE(t.l0b_bytes(), p.get_int("buffers.l0b"));
+      EXPECT_LE(t.l0c_bytes(), p.get_int("buffers.l0c"));
+      EXPECT_LE(t.l1_bytes(), p.get_int("buffers.l1"));
+      EXPECT_TRUE(t.double_buffer);
+      EXPECT_EQ(t.block_dim, std::min(cores, t.output_tiles()));
+      EXPECT_EQ(n->attrs.get_int(kAttrBlockDim, 0), t.block_dim);
+      const auto prob = cube_problem(*n);
+      EXPECT_TRUE(prob.has_value());
+      if (prob) {
+        EXPECT_EQ(t.M, prob->M);
+        EXPECT_EQ(t.N, prob->N);
+        EXPECT_EQ(t.K, prob->K);
+        EXPECT_EQ(t.batch, prob->batch);
+      }
+    } else {
+      EXPECT_EQ(e, "vector");
+      ++c.vector;
+      const VectorTiling t = decode_vector(n->attrs.get_ints(kAttrTiling), n->name());
+      EXPECT_NO_THROW(check(t, p, n->name()));
+      EXPECT_LE(t.ub_bytes(), p.get_int("buffers.ub"));
+      EXPECT_TRUE(t.double_buffer);
+      EXPECT_EQ(t.block_dim, std::min(cores, t.tiles()));
+      EXPECT_EQ(n->attrs.get_int(kAttrBlockDim, 0), t.block_dim);
+    }
+  }
+}
+
+std::string label_of(const fs::path& model) {
+  const std::string dir = model.parent_path().filename().string();
+  return model.parent_path().parent_path().filename() == "onnx-light" ? "onnx-light/" + dir : dir;
+}
+
+TEST(AscendTiling, EverySharedModelFitsTheBuffersOnBothPlatforms) {
+  const auto models = ge::test::shared_models();
+  if (models.empty()) GTEST_SKIP() << "no shared models";
+  for (const char* soc : {"Ascend910A", "Ascend310"}) {
+    auto env = env_for(soc);
+    const Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, soc);
+    for (const fs::path& m : models) {
+      core::ImportOptions io;
+      std::map<std::string, int64_t> counters;
+      auto g = compile(core::import_model(*env, m.string(), io), *env, &counters);
+      Counts c;
+      verify_graph(*g, p, label_of(m), c);
+      std::printf("%-10s %-22s AI Core cube %3d vector %3d  AI CPU %3d\n", soc, label_of(m).c_str(), c.cube, c.vector, c.aicpu);
+      EXPECT_GT(c.cube, 0) << label_of(m);
+      EXPECT_EQ(counters["ascend.placement.final.aicore.cube"], c.cube);
+      EXPECT_EQ(counters["ascend.placement.final.aicore.vector"], c.vector);
+      EXPECT_EQ(counters["ascend.placement.final.aicpu"], c.aicpu);
+      int64_t per_node = 0;  // one ascend.placement.node.<node>:<engine> counter per node
+      for (auto& [k, v] : counters) per_node += k.rfind("ascend.placement.node.", 0) == 0;
+      EXPECT_EQ(per_node, static_cast<int64_t>(g->num_nodes()));
+    }
+  }
+}
+
+// Conv X[1,16,8,8] * W[32,16,3,3], pad 1: M = 8·8 = 64, N = 32, K = 16·3·3 = 144. Every (m, n)
+// fits L0C and k_tile = 144 (all of K) fits L0A/L0B. Estimated cycles per tile (placement_cost.h):
+// compute m·n·144/4096, load (m+n)·144·2/32 = 9(m+n), write m·n·2/64.
+//  Ascend310 (2 cores): 32×32 → 2 tiles, 1 wave: 36 + 576 → max 576, + 32 = 608; 64×32 (1 tile)
+//  864+64 = 928; 16×32 (4 tiles, 2 waves) 2·(432+16) = 896; 64×16 (2 tiles) 720+32 = 752;
+//  16×16 (8 tiles, 4 waves) 4·(288+8) = 1184  → m_tile 32, n_tile 32, block_dim 2.
+//  Ascend910A (32 cores): 16×16 → 8 tiles, one wave: 288+8 = 296 beats 16×32 (4 tiles: 432+16)
+//  → m_tile 16, n_tile 16, block_dim 8.
+const char* kConv = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  const %w: f32[32,16,3,3]
+  const %b: f32[32]
+  %y: f32[1,32,8,8] = Conv(%x, %w, %b) {pads=[1,1,1,1]}
+  %out: f32[1,2048] = Flatten(%y) {axis=1}
+  output %out
+})";
+
+const Node* only(const Graph& g, const std::string& op) {
+  const Node* found = nullptr;
+  for (const Node* n : g.nodes())
+    if (n->op_type() == op) {
+      EXPECT_EQ(found, nullptr) << "two " << op;
+      found = n;
+    }
+  EXPECT_NE(found, nullptr) << "no " << op;
+  return found;
+}
+
+TEST(AscendTiling, HandCheckedConvTiling) {
+  for (auto [soc, m_tile, n_tile, block_dim] : {std::tuple{"Ascend310", 32, 32, 2}, std::tuple{"Ascend910A", 16, 16, 8}}) {
+    SCOPED_TRACE(soc);
+    auto env = env_for(soc);
+    auto g = compile(test::parse(*env, kConv), *env);
+    const Node* conv = only(*g, "Conv");
+    ASSERT_NE(conv, nullptr);
+    EXPECT_EQ(conv->attrs.get_string(kAttrEngine, ""), "cube");
+    // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
+    const std::vector<int64_t> want{1, 1, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim};
+    EXPECT_EQ(conv->attrs.get_ints(kAttrTiling), want);
+    EXPECT_EQ(conv->attrs.get_int(kAttrBlockDim, 0), block_dim);
+    const std::string reason = conv->attrs.get_string(kAttrReason, "");
+    EXPECT_EQ(reason.rfind(std::string("cube: ") + (m_tile == 32 ? "608" : "296") + " cycles est.", 0), 0u) << reason;
+    EXPECT_EQ(only(*g, "Flatten")->attrs.get_string(kAttrReason, ""), "aicpu: no AI Core kernel for Flatten");
+  }
+  // Under must_keep_origin_dtype the Conv stays fp32: AI CPU by the hard rule.
+  auto env = env_for("Ascend910A", "must_keep_origin_dtype");
+  auto g = compile(test::parse(*env, kConv), *env);
+  EXPECT_EQ(only(*g, "Conv")->attrs.get_string(kAttrReason, ""), "aicpu: fp32 input (the Cube multiplies fp16 only)");
+}
+
+/// Builds the kernels of `g` after `mutate` changed the Conv's (or `op`'s) attributes; expects
+/// an error containing every piece of `want` and the node's name.
+void expect_refused(const std::string& text, const std::string& op, const std::function<void(Node&)>& mutate,
+                    const std::vector<std::string>& want) {
+  auto env = env_for("Ascend910A");
+  auto g = compile(test::parse(*env, text), *env);
+  Node* n = const_cast<Node*>(only(*g, op));
+  ASSERT_NE(n, nullptr);
+  mutate(*n);
+  try {
+    core::Executable exe(g, *env, {"ascend", 1});
+    ADD_FAILURE() << "built";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("'" + n->name() + "'"), std::string::npos) << msg;
+    for (const std::string& w : want) EXPECT_NE(msg.find(w), std::string::npos) << "want '" << w << "' in: " << msg;
+  }
+}
+
+void set_field(Node& n, size_t i, int64_t v) {
+  auto t = n.attrs.get_ints(kAttrTiling);
+  t.at(i) = v;
+  n.attrs.set(kAttrTiling, t);
+}
+
+TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
+  // Cube encoding: [1, 1, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 3, 65); }, {"corrupted tiling: M = 65", "give 64"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 5, 160); }, {"corrupted tiling: K = 160"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 0); }, {"block_dim 0 outside 1..8"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 33); }, {"block_dim 33 outside", "32 AI Cores"});
+  // m_tile 512 × k_tile 144 × 2 B × 2 buffers = 294912 B > L0A 65536.
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 6, 512); }, {"294912 bytes of l0a", "65536"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 7, 24); }, {"n_tile = 24 is not a multiple of 16"});
+  expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrBlockDim, int64_t{4}); }, {"ascend_block_dim = 4", "give 8"});
+  expect_refused(kConv, "Conv", [](Node& n) { n.attrs.erase(kAttrEngine); }, {"no ascend_engine attribute", "recompile"});
+  expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrSoc, std::string("Ascend999")); },
+                 {"ascend_soc_version 'Ascend999'", "unknown soc_version"});
+  expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrTiling, std::vector<int64_t>{2, 1, 3}); }, {"is not a cube tiling"});
+  expect_refused(kConv, "Flatten", [](Node& n) { n.attrs.set(kAttrEngine, std::string("vector")); },
+                 {"corrupted tiling", "Flatten"});
+  // Vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
+  const char* relu = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[64,1024]
+  %r: f32[64,1024] = Relu(%x)
+  %out: f32[64,1024] = Sigmoid(%r)
+  output %out
+})";
+  // 4096 units of 64 B (fp16 in + out) → tile_units 128 (4096/32 cores); 4096 × 64 × 2 > 262144.
+  expect_refused(relu, "Relu", [](Node& n) { set_field(n, 5, 4096), set_field(n, 7, 1); }, {"524288 bytes of ub", "262144"});
+  expect_refused(relu, "Relu", [](Node& n) { set_field(n, 2, 4000); }, {"corrupted tiling: units = 4000", "give 4096"});
+  expect_refused(relu, "Relu", [](Node& n) { set_field(n, 4, 32); }, {"corrupted tiling: ub_bytes_per_unit = 32"});
+}
+
+// The cost rule itself: with a (hypothetical) 1 ms AI Core launch, a small Relu is cheaper on the
+// AI CPU (10 µs at 8 GFLOP/s + 20 µs launch); with the platform's 5 µs it goes to the Vector unit.
+TEST(AscendTiling, PlacementFollowsTheCostEstimate) {
+  auto env = env_for("Ascend910A");
+  auto g = test::parse(*env, R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  %out: f32[1,16,8,8] = Relu(%x)
+  output %out
+})");
+  for (Value* v : g->values()) v->dtype = DataType::Float16;  // as after force_fp16
+  Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  const Node& relu = *g->nodes().front();
+  const PlacementChoice vec = place(relu, p);
+  EXPECT_EQ(vec.engine, Engine::Vector);
+  EXPECT_EQ(vec.reason.rfind("vector: ", 0), 0u) << vec.reason;
+  EXPECT_LT(vec.aicore_us, vec.aicpu_us);
+  p.numbers["launch.aicore_us"].value = 1000;
+  const PlacementChoice cpu = place(relu, p);
+  EXPECT_EQ(cpu.engine, Engine::AiCpu);
+  EXPECT_FALSE(cpu.vector.has_value());
+  EXPECT_NE(cpu.reason.find("(launch-bound)"), std::string::npos) << cpu.reason;
+  EXPECT_EQ(cpu.reason.rfind("aicpu: est. ", 0), 0u) << cpu.reason;
+}
+
+// A Vector op stored as an AI CPU task (what the cost rule may choose) runs whole on the AI CPU
+// with the same per-element arithmetic: bit-identical to the tiled Vector result.
+TEST(AscendTiling, VectorOpPlacedOnTheAiCpuRunsThereWithTheSameBits) {
+  auto env = env_for("Ascend910A");
+  const char* text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[3,1000]
+  %r: f32[3,1000] = Sigmoid(%x)
+  %out: f32[3000] = Flatten(%r) {axis=0}
+  output %out
+})";
+  auto in = test::random_inputs(*test::parse(*env, text));
+  auto tiled = test::compile_and_run(test::parse(*env, text), *env, "ascend", in);
+  auto g = compile(test::parse(*env, text), *env);
+  Node* n = const_cast<Node*>(only(*g, "Sigmoid"));
+  n->attrs.set(kAttrEngine, std::string("aicpu"));
+  n->attrs.set(kAttrBlockDim, int64_t{1});
+  n->attrs.erase(kAttrTiling);
+  core::Executable exe(g, *env, {"ascend", 1});
+  const auto out = exe.run(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::memcmp(out[0].data(), tiled.outputs[0].data(), out[0].nbytes()), 0);
+}
+
+// ---- bit identity of the tiled execution ---------------------------------------------------
+
+std::vector<float> fp16_values(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = round_fp16(u(rng));
+  return v;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+TEST(AscendTiling, TiledConvIsBitIdenticalToTheWholeTensorCube) {
+  // 2 images, 20 channels (padded to 32 in K), 2 groups, 3×3, stride 1, pad 1.
+  ConvGeometry g{2, 20, 9, 7, 12, 3, 3, 9, 7, 2, 1, 1, 1, 1, 1, 1};
+  const auto x = fp16_values(2 * 20 * 9 * 7, 1), w = fp16_values(12 * 10 * 3 * 3, 2), b = fp16_values(12, 3);
+  const std::vector<float> want = conv2d(x, w, b, g, true);
+  CubeTiling t;
+  t.batch = 2, t.M = 2 * 9 * 7, t.N = 6, t.K = 16 * 9;
+  const Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  std::vector<CubeTiling> tilings{choose_cube_tiling(t, p, "test")};
+  for (auto [m, n, k, kl1] : {std::tuple{16, 16, 16, 16}, std::tuple{48, 16, 32, 64}, std::tuple{128, 16, 144, 144}, std::tuple{32, 16, 48, 96}}) {
+    CubeTiling c = t;
+    c.m_tile = m, c.n_tile = n, c.k_tile = k, c.k_l1 = kl1, c.block_dim = 1;
+    tilings.push_back(c);
+  }
+  for (const CubeTiling& c : tilings) {
+    SCOPED_TRACE(std::to_string(c.m_tile) + "x" + std::to_string(c.n_tile) + "x" + std::to_string(c.k_tile) + " l1 " + std::to_string(c.k_l1));
+    EXPECT_TRUE(same_bits(conv2d_tiled(x, w, b, g, c), want));
+  }
+}
+
+TEST(AscendTiling, TiledGemmIsBitIdenticalToTheWholeTensorCube) {
+  // K = 100: the last fractal is 4 wide; values up to 64 so that the fp32 sums round.
+  const int64_t M = 37, N = 45, K = 100;
+  const auto A = fp16_values(M * K, 4, -64, 64), B = fp16_values(K * N, 5, -64, 64), init = fp16_values(N, 6);
+  const std::vector<float> want = gemm(A, B, init, M, N, K, 16);
+  for (auto [m, n, k, kl1] : {std::tuple{16, 16, 16, 16}, std::tuple{48, 48, 112, 112}, std::tuple{32, 16, 32, 64}, std::tuple{16, 64, 48, 48}}) {
+    CubeTiling c;
+    c.M = M, c.N = N, c.K = K, c.m_tile = m, c.n_tile = n, c.k_tile = k, c.k_l1 = kl1;
+    std::vector<float> got(static_cast<size_t>(M * N));
+    cube_batch_tiles(A.data(), B.data(), init.data(), got.data(), c, 0);
+    EXPECT_TRUE(same_bits(got, want)) << m << "x" << n << "x" << k;
+  }
+}
+
+// Elementwise on the emulator (NC1HWC0 operands after the layout pass: Conv → Add broadcast →
+// Sigmoid, 20 channels so the last C1 block is padded) equals the whole-tensor fp16 arithmetic.
+TEST(AscendTiling, TiledVectorOpsAreBitIdenticalToTheWholeTensorResult) {
+  auto env = env_for("Ascend910A");
+  const char* text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,20,9,7]
+  input %c: f32[20,1,1]
+  %a: f32[2,20,9,7] = Add(%x, %c)
+  %s: f32[2,20,9,7] = Sigmoid(%a)
+  %out: f32[2,1260] = Flatten(%s) {axis=1}
+  output %out
+})";
+  auto in = test::random_inputs(*test::parse(*env, text));
+  auto r = test::compile_and_run(test::parse(*env, text), *env, "ascend", in);
+  for (const Node* n : r.graph->nodes())
+    if (n->op_type() == "Add" || n->op_type() == "Sigmoid") {
+      EXPECT_EQ(n->attrs.get_string(kAttrEngine, ""), "vector");
+      EXPECT_GT(decode_vector(n->attrs.get_ints(kAttrTiling), "t").tiles(), 1);
+    }
+  const float* x = in[0].data_as<float>();
+  const float* c = in[1].data_as<float>();
+  std::vector<float> want(2 * 20 * 63);
+  for (int64_t i = 0; i < static_cast<int64_t>(want.size()); ++i) {
+    const float a = round_fp16(round_fp16(x[i]) + round_fp16(c[(i / 63) % 20]));
+    want[i] = round_fp16(1.f / (1.f + std::exp(-a)));
+  }
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const float* got = r.outputs[0].data_as<float>();
+  EXPECT_EQ(std::memcmp(got, want.data(), want.size() * sizeof(float)), 0);
+}
+
+}  // namespace
+}  // namespace ge::ascend
