@@ -184,7 +184,12 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"memory", memory},
           {"layout", layout},
           {"schedule", schedule_report(*c.graph, c.env)},
-          {"ascend", ascend}};
+          {"ascend", ascend},
+          // A backend with a device simulator (ge/sdk/device_sim.h): one simulated inference.
+          {"simulation", [&]() -> nlohmann::json {
+             const std::optional<ge::DeviceSimulation> s = device_simulation(c);
+             return s ? simulation_json(*s, 3, graph_flops(*c.graph)) : nlohmann::json(nullptr);
+           }()}};
 }
 
 void write_json(const nlohmann::json& j, const std::string& path) {

@@ -69,11 +69,15 @@ TaskWork task_work(const Task& t, const Node& n) {
   w.engine = t.engine;
   w.tiling = t.tiling;
   w.block_dim = t.block_dim;
-  for (size_t i = 0; i < t.inputs.size(); ++i) {
-    w.input_bytes += static_cast<double>(t.inputs[i].bytes);
-    if (i == 0) w.input0_bytes = static_cast<double>(t.inputs[i].bytes);
-  }
   for (const TaskOperand& o : t.outputs) w.output_bytes += static_cast<double>(o.bytes);
+  // Gather and Slice read only the rows they return from input 0 (an embedding table is not
+  // streamed whole): as many bytes as they write.
+  const bool reads_output_only = n.domain().empty() && (n.op_type() == "Gather" || n.op_type() == "Slice");
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    const double b = static_cast<double>(t.inputs[i].bytes);
+    w.input_bytes += i == 0 && reads_output_only ? std::min(b, w.output_bytes) : b;
+    if (i == 0) w.input0_bytes = b;
+  }
   w.vector_ops = vector_ops_per_element(n);
   w.flops = node_flops(n);
   w.who = "node '" + t.node + "' (" + t.op_type + ")";

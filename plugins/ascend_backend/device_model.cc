@@ -92,6 +92,7 @@ DeviceSimulation simulate_graph(const Graph& g, const Platform& p, bool with_tra
   s.model = "ascend cycle model + discrete-event timeline (docs/ascend.md \"Cycle model\"), " + p.file;
   s.total_us = tl.latency_us();
   s.cores = tl.ai_cores;
+  s.peak_tflops = p.get("peak.fp16_tflops");
   s.cube_utilization = tl.cube_utilization();
   s.vector_utilization = tl.vector_utilization();
   s.movement_utilization = tl.movement_utilization();

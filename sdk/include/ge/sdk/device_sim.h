@@ -46,6 +46,7 @@ struct DeviceSimulation {
   std::string model;           ///< one line naming the model and its source (docs)
   double total_us = 0;         ///< simulated latency of one inference
   int cores = 0;               ///< compute cores of the device (AI Cores)
+  double peak_tflops = 0;      ///< the device's peak (fp16 on the ascend backend), for rooflines; 0 = unknown
   /// Whole-device utilization over total_us: busy cycles summed over cores / (cores × latency).
   double cube_utilization = 0, vector_utilization = 0, movement_utilization = 0;
   std::vector<SimulatedNode> nodes;  ///< in start order
