@@ -142,8 +142,9 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
     r["run"] = nullptr;
     nlohmann::json nodes = nlohmann::json::array(), top_j = nlohmann::json::array();
     // The cost model's estimate of each node (docs/scheduling.md) beside its measured time.
+    const auto cm = env->cost_model_for(c.options.backend);  // the backend's own when it has one
     for (const auto& n : p.nodes)
-      nodes.push_back(node_json(n, env->cost_model ? env->cost_model->node_us(exe.step_node(n.step), c.threads) : 0.0));
+      nodes.push_back(node_json(n, cm ? cm->node_us(exe.step_node(n.step), c.threads) : 0.0));
     for (const auto& n : top) top_j.push_back(n.step);
     r["profile"] = {{"iterations", p.iterations},
                     {"threads", c.threads},

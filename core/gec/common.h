@@ -60,7 +60,7 @@ void write_plan(const Compiled& c, const ge::core::Environment& env, const std::
 nlohmann::json make_report(const std::string& model, const Compiled& c);
 /// The report's `schedule` key: Graph::schedule plus the cost model's calibration state ({} when
 /// the graph was not scheduled).
-nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env);
+nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env, const std::string& backend);
 /// Writes JSON through a temporary file and a rename: never a half-written file.
 void write_json(const nlohmann::json& j, const std::string& path);
 
