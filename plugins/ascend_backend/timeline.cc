@@ -124,10 +124,12 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
     const Task& t = tasks[ti];
     if (t.kind == Task::Kind::EventRecord) {
       recorded[static_cast<size_t>(t.event)] = pick_start;
+      tl.events.push_back({t.stream, t.event, true, pick_start});
       continue;
     }
     if (t.kind == Task::Kind::EventWait) {
       ready[su] = pick_start;
+      tl.events.push_back({t.stream, t.event, false, pick_start});
       continue;
     }
     const TaskCycles& c = priced[ti];
@@ -188,10 +190,24 @@ std::string chrome_trace(const Timeline& t, const std::string& title) {
                     {"ts", k.unit_start[i] * us}, {"dur", (k.unit_end[i] - k.unit_start[i]) * us},
                     {"args", {{"engine", k.engine}, {"stream", k.stream}}}});
   }
+  for (const TimelineEvent& e : t.events)
+    ev.push_back({{"ph", "i"}, {"s", "t"}, {"pid", 1}, {"tid", e.stream},
+                  {"name", std::string(e.record ? "record" : "wait") + " event " + std::to_string(e.event)},
+                  {"ts", e.cycle * us}, {"args", {{"cycle", e.cycle}}}});
+  // Per AI Core: busy cycles per pipe and utilization over the latency.
+  json cores = json::array();
+  for (size_t c = 0; c < t.core_busy.size(); ++c) {
+    const PipeCycles& b = t.core_busy[c];
+    const double l = t.latency_cycles > 0 ? t.latency_cycles : 1;
+    cores.push_back({{"core", c}, {"cube_cycles", b.cube}, {"vector_cycles", b.vector}, {"movement_cycles", b.movement()},
+                     {"cube_utilization", b.cube / l}, {"vector_utilization", b.vector / l},
+                     {"movement_utilization", b.movement() / l}});
+  }
   json root = {{"traceEvents", ev},
                {"displayTimeUnit", "ns"},
                {"otherData", {{"title", title}, {"soc", t.soc}, {"latency_us", t.latency_us()},
-                              {"cube_utilization", t.cube_utilization()}}}};
+                              {"latency_cycles", t.latency_cycles}, {"cube_utilization", t.cube_utilization()},
+                              {"ai_cores", cores}}}};
   return root.dump();
 }
 

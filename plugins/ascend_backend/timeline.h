@@ -31,12 +31,21 @@ struct TimelineTask {
   PipeCycles pipes;           ///< busy cycles summed over its cores
 };
 
+/// An event record or wait as it happened.
+struct TimelineEvent {
+  int stream = 0;
+  int event = -1;      ///< index into ScheduleInfo::events
+  bool record = true;  ///< record, or the end of a wait
+  double cycle = 0;
+};
+
 struct Timeline {
   std::string soc;
   double clock_ghz = 1;
   int ai_cores = 0, aicpus = 0, streams = 0;
   double latency_cycles = 0;          ///< when the last task ends
   std::vector<TimelineTask> kernels;  ///< kernel tasks in the order they started
+  std::vector<TimelineEvent> events;  ///< records and waits in the order they happened
   /// Per AI Core: busy cycles per pipe (utilization = busy / latency_cycles).
   std::vector<PipeCycles> core_busy;
   std::vector<double> aicpu_busy;     ///< per AI CPU: busy cycles
@@ -54,6 +63,8 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
 
 /// Chrome trace JSON ("traceEvents"): process 1 has one track per stream (kernel tasks, event
 /// waits and records), process 2 one track per AI Core, process 3 one per AI CPU; times in µs.
+/// "otherData" holds the latency, the device's Cube utilization and per AI Core its busy cycles
+/// and utilization per pipe group (cube, vector, movement).
 std::string chrome_trace(const Timeline& t, const std::string& title);
 
 }  // namespace ge::ascend

@@ -193,6 +193,9 @@ TEST(AscendTimeline, IndependentStreamsOverlapAndAnEventSerializesThem) {
   EXPECT_DOUBLE_EQ(task_of(t, y).start, 7164);
   EXPECT_DOUBLE_EQ(task_of(t, y).end, 13828);
   EXPECT_DOUBLE_EQ(t.latency_cycles, 13828);
+  ASSERT_EQ(t.events.size(), 2u);  // x's record at 6664 on stream 0, y's wait released at 7164 on stream 1
+  EXPECT_TRUE(t.events[0].record && t.events[0].stream == 0 && t.events[0].cycle == 6664);
+  EXPECT_TRUE(!t.events[1].record && t.events[1].stream == 1 && t.events[1].cycle == 7164);
 }
 
 TEST(AscendTimeline, StreamsShareTheAICores) {
@@ -239,6 +242,11 @@ TEST(AscendTimeline, TraceHasAStreamTrackPerStreamAndACoreTrackPerCore) {
   for (int c = 0; c < 32; ++c) EXPECT_TRUE(tracks.count("AI Core " + std::to_string(c))) << c;
   EXPECT_EQ(stream_spans, 2);
   EXPECT_EQ(core_spans, 32);  // 16 cores per task
+  // Per AI Core utilization: cores 0..15 ran one task (MTE2 1024 + MTE3 512 of 6664 cycles).
+  const auto& cores = j.at("otherData").at("ai_cores");
+  ASSERT_EQ(cores.size(), 32u);
+  EXPECT_DOUBLE_EQ(cores[3].at("movement_cycles").get<double>(), 1536);
+  EXPECT_DOUBLE_EQ(cores[3].at("movement_utilization").get<double>(), 1536 / 6664.0);
 }
 
 // ---- hooks: the schedule stage estimates with the device model when compiling for ascend
