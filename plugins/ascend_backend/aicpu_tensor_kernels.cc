@@ -1,7 +1,7 @@
 // plugins/ascend_backend/aicpu_tensor_kernels.cc — AI CPU kernels that rearrange or reduce
-// float tensors: Transpose, Slice (constant starts/ends/axes/steps), Gather, ReduceMean (fp32 sum in
-// double, one rounding to the output dtype). Operands are read through tensor_io.h, so fp16 and
-// fp32, any format.
+// float tensors: Transpose, Slice (constant starts/ends/axes/steps), Gather. Operands are read
+// through tensor_io.h, so fp16 and fp32, any format. (ReduceMean moved to vector_rows.cc, which
+// runs it on the Vector unit or the AI CPU.)
 #include <algorithm>
 #include <memory>
 
@@ -109,53 +109,6 @@ class SliceKernel : public Kernel {
   std::vector<int64_t> start_, step_;
 };
 
-class ReduceMeanKernel : public Kernel {
- public:
-  explicit ReduceMeanKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
-    require_float(ctx, 0);
-    const Shape& in = ctx.input_shape(0);
-    const int64_t r = static_cast<int64_t>(in.rank());
-    std::vector<int64_t> axes = ctx.node.attrs.get_ints("axes");
-    if (ctx.opset >= 18 && ctx.has_input(1)) {
-      const Tensor* t = ctx.input_data(1);
-      if (!t) throw UnsupportedError("ReduceMean: axes must be constant in " + who(node_));
-      axes = t->to_int64_vector();
-    }
-    reduced_.assign(static_cast<size_t>(r), axes.empty() && ctx.node.attrs.get_int("noop_with_empty_axes", 0) == 0);
-    for (int64_t a : axes) reduced_.at(static_cast<size_t>(a < 0 ? a + r : a)) = true;
-  }
-  void run(KernelIO& io) override {
-    const Shape& in = io.inputs[0].shape();
-    const std::vector<float> x = read_plain(io.inputs[0]);
-    // Output strides over the kept axes (reduced axes contribute 0).
-    std::vector<int64_t> ost(in.rank(), 0);
-    int64_t stride = 1, count = 1;
-    for (size_t d = in.rank(); d-- > 0;) {
-      if (reduced_[d]) {
-        count *= in[d];
-        continue;
-      }
-      ost[d] = stride;
-      stride *= in[d];
-    }
-    std::vector<double> acc(static_cast<size_t>(io.outputs[0].numel()), 0.0);
-    for_each_index(in, [&](int64_t i, const std::vector<int64_t>& idx) {
-      int64_t o = 0;
-      for (size_t d = 0; d < idx.size(); ++d) o += idx[d] * ost[d];
-      acc[static_cast<size_t>(o)] += x[static_cast<size_t>(i)];
-    });
-    std::vector<float> y(acc.size());
-    for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<float>(acc[i] / static_cast<double>(count));
-    write_plain(io.outputs[0], y, who(node_));
-  }
-  std::string impl_name() const override { return "aicpu:fp32:ReduceMean"; }
-
- private:
-  const Node& node_;
-  std::vector<bool> reduced_;
-};
-
-/// Gather along `axis` with int32/int64 indices (negative ones count from the end).
 class GatherKernel : public Kernel {
  public:
   explicit GatherKernel(const KernelBuildContext& ctx) : node_(ctx.node) {
@@ -204,8 +157,6 @@ void register_aicpu_tensor_kernels(Registrar& r) {
                 aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<SliceKernel>(c); }, dir), ""});
   r.add_kernel({"ascend", "", "Gather",
                 aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<GatherKernel>(c); }, dir), ""});
-  r.add_kernel({"ascend", "", "ReduceMean",
-                aicpu_only([](const KernelBuildContext& c) -> std::unique_ptr<Kernel> { return std::make_unique<ReduceMeanKernel>(c); }, dir), ""});
 }
 
 }  // namespace ge::ascend

@@ -1,7 +1,10 @@
-// plugins/ascend_backend/cube_kernels.cc — Conv, ge.FusedConv, MatMul and Gemm: on the Cube
+// plugins/ascend_backend/cube_kernels.cc — Conv, ge.FusedConv, MatMul, Gemm and ge.FusedMatMul: on the Cube
 // (tile by tile from the node's stored tiling, fractal order, fp32 accumulation, result rounded
 // to fp16) when the ascend_tiling pass placed them there, else on the AI CPU in plain fp32
 // (cube.h). The stored tiling is verified at kernel build (tiling_load.h).
+// ge.FusedMatMul's epilogue (bias on the last dim, then Relu / Sigmoid / Gelu) runs on the Vector
+// unit on the fp32 L0C result moved to the UB unrounded; the output is rounded to fp16 once, after
+// the activation (the unfused MatMul → Add → act rounds three times).
 #include <cmath>
 #include <memory>
 
@@ -103,8 +106,9 @@ class ConvKernel : public Kernel {
   Activation act_;
 };
 
-/// MatMul (A rank >= 2 with B rank 2, or equal batch dims) and Gemm (2-D, transA/transB,
-/// alpha, beta, C broadcast).
+/// MatMul (A rank >= 2 with B rank 2, or equal batch dims), Gemm (2-D, transA/transB,
+/// alpha, beta, C broadcast) and ge.FusedMatMul (A rank >= 2 folded into M, B 2-D with transB,
+/// bias [N], activation "" | Relu | Sigmoid | Gelu).
 class MatMulKernel : public Kernel {
  public:
   MatMulKernel(const KernelBuildContext& ctx, const std::string& platform_dir) : node_(ctx.node) {
@@ -113,10 +117,23 @@ class MatMulKernel : public Kernel {
     cube_ = task.engine == Engine::Cube;
     if (cube_) tiling_ = *task.cube;
     gemm_ = ctx.node.op_type() == "Gemm";
+    fused_ = ctx.node.op_type() == "FusedMatMul";
     const Shape& a = ctx.input_shape(0);
     const Shape& b = ctx.input_shape(1);
     if (a.rank() < 2 || b.rank() < 2) throw UnsupportedError(node_.op_type() + ": operands of rank < 2 in " + who(node_));
-    if (gemm_) {
+    if (fused_) {
+      if (b.rank() != 2) throw UnsupportedError("FusedMatMul: B of rank " + std::to_string(b.rank()) + " (2-D only) in " + who(node_));
+      tb_ = node_.attrs.get_int("transB", 0);
+      K_ = a[a.rank() - 1], N_ = tb_ ? b[0] : b[1];
+      if ((tb_ ? b[1] : b[0]) != K_) throw InvalidGraphError("FusedMatMul: inner dims differ: " + a.str() + " · " + b.str() + " in " + who(node_));
+      M_ = K_ ? a.numel() / K_ : 0;
+      batch_ = 1;
+      act_ = node_.attrs.get_string("activation", "");
+      if (!act_.empty() && act_ != "Relu" && act_ != "Sigmoid" && act_ != "Gelu")
+        throw UnsupportedError("FusedMatMul: activation '" + act_ + "' not supported (Relu, Sigmoid, Gelu) in " + who(node_));
+      if (ctx.node.num_inputs() > 2 && ctx.has_input(2) && ctx.input_shape(2).numel() != N_)
+        throw UnsupportedError("FusedMatMul: bias " + ctx.input_shape(2).str() + " is not one value per output column in " + who(node_));
+    } else if (gemm_) {
       ta_ = node_.attrs.get_int("transA", 0), tb_ = node_.attrs.get_int("transB", 0);
       alpha_ = node_.attrs.get_float("alpha", 1.f), beta_ = node_.attrs.get_float("beta", 1.f);
       M_ = ta_ ? a[1] : a[0], K_ = ta_ ? a[0] : a[1], N_ = tb_ ? b[0] : b[1];
@@ -167,11 +184,27 @@ class MatMulKernel : public Kernel {
           y[m * N_ + n] = v;
         }
     }
+    if (fused_) epilogue(io, y);
     write_plain(io.outputs[0], y, who(node_));
   }
-  std::string impl_name() const override { return (cube_ ? "aicore:cube:" : "aicpu:fp32:") + node_.op_type(); }
+  std::string impl_name() const override {
+    return (cube_ ? "aicore:cube:" : "aicpu:fp32:") + node_.op_type() + (fused_ && cube_ ? "+vector:epilogue" : "");
+  }
 
  private:
+  /// ge.FusedMatMul's epilogue in fp32: + bias[n], then the activation (Gelu: erf form).
+  void epilogue(KernelIO& io, std::vector<float>& y) const {
+    std::vector<float> bias;
+    if (io.inputs.size() > 2 && io.inputs[2].data()) bias = read_plain(io.inputs[2]);
+    for (int64_t m = 0; m < M_; ++m)
+      for (int64_t n = 0; n < N_; ++n) {
+        float v = y[m * N_ + n] + (bias.empty() ? 0.f : bias[n]);
+        if (act_ == "Relu") v = v > 0.f ? v : 0.f;
+        else if (act_ == "Sigmoid") v = 1.f / (1.f + std::exp(-v));
+        else if (act_ == "Gelu") v = 0.5f * v * (1.f + std::erf(v * static_cast<float>(M_SQRT1_2)));
+        y[m * N_ + n] = v;
+      }
+  }
   static std::vector<float> transpose(const std::vector<float>& x, int64_t rows, int64_t cols) {
     std::vector<float> t(x.size());
     for (int64_t r = 0; r < rows; ++r)
@@ -180,7 +213,8 @@ class MatMulKernel : public Kernel {
   }
   const Node& node_;
   CubeTiling tiling_;
-  bool cube_ = false, gemm_ = false, b_batched_ = false;
+  bool cube_ = false, gemm_ = false, fused_ = false, b_batched_ = false;
+  std::string act_;
   int64_t ta_ = 0, tb_ = 0, M_ = 0, K_ = 0, N_ = 0, batch_ = 1;
   float alpha_ = 1, beta_ = 1;
 };
@@ -195,6 +229,7 @@ void register_cube_kernels(Registrar& r) {
   r.add_kernel({"ascend", "ge", "FusedConv", conv, ""});
   r.add_kernel({"ascend", "", "MatMul", mm, ""});
   r.add_kernel({"ascend", "", "Gemm", mm, ""});
+  r.add_kernel({"ascend", "ge", "FusedMatMul", mm, ""});
 }
 
 }  // namespace ge::ascend

@@ -5,11 +5,13 @@
 
 namespace ge::ascend {
 
-void register_cube_kernels(Registrar& r);    // Conv, ge.FusedConv, MatMul, Gemm (cube_kernels.cc)
+void register_cube_kernels(Registrar& r);    // Conv, ge.FusedConv, MatMul, Gemm, ge.FusedMatMul (cube_kernels.cc)
 void register_vector_kernels(Registrar& r);  // Add Sub Mul Div Pow Sum Relu LeakyRelu Clip Sigmoid Sqrt Erf (vector_kernels.cc)
 void register_pool_kernels(Registrar& r);    // MaxPool AveragePool GlobalAveragePool GlobalMaxPool
 void register_data_kernels(Registrar& r);    // ge.TransData ge.Cast Concat (data_kernels.cc)
-void register_aicpu_kernels(Registrar& r);   // Flatten Reshape Squeeze Unsqueeze Identity Dropout Softmax
-void register_aicpu_tensor_kernels(Registrar& r);  // Transpose Slice Gather ReduceMean (aicpu_tensor_kernels.cc)
+void register_row_kernels(Registrar& r);     // Softmax ReduceMean ge.LayerNormalization (vector_rows.cc)
+void register_fused_vector_kernels(Registrar& r);  // ge.Gelu ge.FusedElementwise (vector_fused.cc)
+void register_aicpu_kernels(Registrar& r);   // Flatten Reshape Squeeze Unsqueeze Identity Dropout
+void register_aicpu_tensor_kernels(Registrar& r);  // Transpose Slice Gather (aicpu_tensor_kernels.cc)
 
 }  // namespace ge::ascend

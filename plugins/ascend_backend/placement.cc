@@ -8,13 +8,16 @@
 namespace ge::ascend {
 
 bool is_cube_op(const Node& n) {
-  if (n.domain() == "ge") return n.op_type() == "FusedConv";
+  if (n.domain() == "ge") return n.op_type() == "FusedConv" || n.op_type() == "FusedMatMul";
   return n.domain().empty() && (n.op_type() == "Conv" || n.op_type() == "MatMul" || n.op_type() == "Gemm");
 }
 
 bool is_vector_op(const Node& n) {
   static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Sum", "Relu", "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu",
-                                         "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat"};
+                                         "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat",
+                                         "Softmax", "ReduceMean"};
+  static const std::set<std::string> ge_ops{"LayerNormalization", "Gelu", "FusedElementwise"};
+  if (n.domain() == "ge") return ge_ops.count(n.op_type()) != 0;
   return n.domain().empty() && ops.count(n.op_type());
 }
 

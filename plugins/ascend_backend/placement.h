@@ -1,6 +1,7 @@
 // plugins/ascend_backend/placement.h — where a node runs on the device: the AI Core's Cube
-// (Conv, ge.FusedConv, MatMul, Gemm on fp16), its Vector unit (elementwise, pooling, Concat,
-// TransData, Cast on fp16 or fp32), or the AI CPU (everything else, and Cube ops on fp32 — the
+// (Conv, ge.FusedConv, MatMul, Gemm, ge.FusedMatMul on fp16), its Vector unit (elementwise,
+// pooling, Concat, Softmax, ReduceMean, the fused LayerNorm / Gelu / elementwise ops, TransData,
+// Cast on fp16 or fp32), or the AI CPU (everything else, and Cube ops on fp32 — the
 // Cube multiplies fp16 / int8 only). Kernels report it in impl_name() ("aicore:cube:Conv"), the
 // precision pass counts it ("ascend.placement.*").
 #pragma once
@@ -12,9 +13,10 @@ namespace ge::ascend {
 
 enum class Engine { Cube, Vector, AiCpu };
 
-/// Conv, ge.FusedConv, MatMul, Gemm.
+/// Conv, ge.FusedConv, MatMul, Gemm, ge.FusedMatMul (its bias / activation epilogue runs on the Vector unit).
 bool is_cube_op(const Node& n);
-/// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat.
+/// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat,
+/// Softmax, ReduceMean, ge.LayerNormalization, ge.Gelu, ge.FusedElementwise.
 bool is_vector_op(const Node& n);
 /// Engine of a node: the one stored by the ascend_tiling pass (attribute ascend_engine, chosen by
 /// cost in placement_cost.h) when present, else the capability rule with its current dtypes

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <variant>
 
 #include "ge/sdk/error.h"
 #include "tiling_choose.h"
@@ -30,6 +31,20 @@ double vector_ops(const Node& n) {
   if (op == "GlobalAveragePool" || op == "GlobalMaxPool") {
     const Shape& x = n.input(0)->shape;
     return x.rank() == 4 ? static_cast<double>(x[2] * x[3]) : 1.0;
+  }
+  // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element.
+  if (op == "Softmax") return 5;              // max, subtract, exp, sum, scale
+  if (op == "LayerNormalization") return 8;   // (+ Skip), sum, subtract, square, sum, rstd scale, Scale, B
+  if (op == "Gelu") return n.num_inputs() > 1 && n.input(1) ? 6 : 5;  // (+ bias), /√2, erf, +1, ·x, ·0.5
+  if (op == "FusedElementwise") {
+    const AttrValue* ops = n.attrs.find("ops");
+    return ops && std::holds_alternative<std::vector<std::string>>(*ops)
+               ? std::max<double>(1, static_cast<double>(std::get<std::vector<std::string>>(*ops).size()))
+               : 1.0;
+  }
+  if (op == "ReduceMean") {  // one output element per unit: its reduced inputs
+    const int64_t out = n.output(0)->shape.numel();
+    return out > 0 ? static_cast<double>(n.input(0)->shape.numel()) / static_cast<double>(out) : 1.0;
   }
   if (op == "MaxPool" || op == "AveragePool") {
     const auto k = n.attrs.get_ints("kernel_shape");

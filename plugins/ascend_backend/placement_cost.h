@@ -9,7 +9,8 @@
 //           write   = m_tile·n_tile·2 B / bandwidth.ub_to_gm
 //   Vector: ⌈tiles / block_dim⌉ · max(⌈ops / lanes⌉, tile_units·ub_bytes_per_unit / bandwidth.gm_to_l1)
 //           per UB tile; lanes = vector.fp16_lanes (half of it for fp32), ops = elements · op count
-//           (pools: window size per output element).
+//           (pools: window size per output element; Softmax 5, LayerNorm 8, Gelu 5 (+1 bias),
+//           FusedElementwise its instruction count, ReduceMean the reduced elements per output).
 // AI CPU: FLOPs / aicpu.gflops + launch.aicpu_us (Cube ops 2·batch·M·N·K, Vector ops as above).
 // The numbers aicpu.gflops and launch.* are assumptions marked in platforms/*.toml.
 #pragma once

@@ -26,6 +26,8 @@ void register_ascend(ge::Registrar& r) {
   ge::ascend::register_cube_kernels(r);
   ge::ascend::register_vector_kernels(r);
   ge::ascend::register_pool_kernels(r);
+  ge::ascend::register_row_kernels(r);
+  ge::ascend::register_fused_vector_kernels(r);
   ge::ascend::register_data_kernels(r);
   ge::ascend::register_aicpu_kernels(r);
   ge::ascend::register_aicpu_tensor_kernels(r);

@@ -1,5 +1,6 @@
-// plugins/ascend_backend/precision.h — the precision modes (issue 9 item 2) and the pass that
-// applies them: `ascend_precision` (Stage::Fusion, after the fusion rules, before the layout pass).
+// plugins/ascend_backend/precision.h — the precision modes (issue 9 item 2, the vendor's ATC
+// `--precision_mode` names) and the pass that applies them: `ascend_precision` (Stage::Fusion,
+// after the fusion rules, before the layout pass). docs/ascend.md describes each mode.
 #pragma once
 #include <memory>
 #include <string>
@@ -8,15 +9,17 @@
 
 namespace ge::ascend {
 
-enum class PrecisionMode { ForceFp16, MustKeepOriginDtype };
+enum class PrecisionMode { ForceFp16, AllowFp32ToFp16, AllowMixPrecision, MustKeepOriginDtype };
 
-/// "force_fp16" (default) | "must_keep_origin_dtype"; the vendor's other names
-/// (allow_fp32_to_fp16, allow_mix_precision) are refused as not implemented yet; anything else
-/// is a ConfigError listing the modes.
+/// "force_fp16" (default) | "allow_fp32_to_fp16" | "allow_mix_precision" |
+/// "must_keep_origin_dtype"; anything else is a ConfigError listing the modes.
 PrecisionMode precision_mode_from_name(const std::string& name);
+std::string precision_mode_name(PrecisionMode m);
 
 /// The pass. `platform_dir` holds platforms/<soc>.toml (the pass validates
-/// `[ascend] soc_version`, default Ascend910A, and reports its AI Core count).
+/// `[ascend] soc_version`, default Ascend910A, and reports its AI Core count); the
+/// allow_mix_precision lists are read from precision_lists.toml in its parent directory (the
+/// plugin's `ascend/` data directory).
 std::shared_ptr<Pass> make_precision_pass(std::string platform_dir);
 
 /// Adds ge.Cast's definition and shape inference.

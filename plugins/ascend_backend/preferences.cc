@@ -2,7 +2,10 @@
 // layout pass, docs/layout.md): fp16 Conv / ge.FusedConv are anchors reading NC1HWC0 (C0 = 16)
 // activations and constant FRACTAL_Z weights (converted at compile time), writing NC1HWC0;
 // fp16 pools, Concat and the elementwise ops with f(0) = 0 follow (run on NC1HWC0 where that
-// removes conversions). fp32 nodes (must_keep_origin_dtype, AI CPU) keep plain layouts.
+// removes conversions). fp16 MatMul / Gemm are anchors reading both matrix operands in
+// FRACTAL_NZ (the Cube's operand format; a constant B converted at compile time, activations
+// through TransData) and writing a plain result. fp32 nodes (must_keep_origin_dtype, AI CPU) keep
+// plain layouts.
 #include <set>
 
 #include "ge/sdk/plugin.h"
@@ -18,6 +21,16 @@ std::optional<NodeFormats> ascend_preference(const Node& n) {
   NodeFormats f;
   f.inputs.assign(n.num_inputs(), Format::NCHW);
   f.outputs.assign(n.num_outputs(), Format::NC1HWC0);
+  if (n.domain().empty() && (n.op_type() == "MatMul" || n.op_type() == "Gemm")) {
+    // A and B in FRACTAL_NZ (rank >= 2 each: a rank-1 MatMul operand has no matrix layout);
+    // Gemm's C and the result stay plain (the result feeds Vector ops that read plain rows).
+    for (size_t i : {size_t{0}, size_t{1}})
+      if (!n.input(i) || n.input(i)->shape.rank() < 2 || n.input(i)->dtype != DataType::Float16) return std::nullopt;
+    f.outputs.assign(n.num_outputs(), Format::ND);
+    f.inputs.assign(n.num_inputs(), Format::ND);
+    f.inputs[0] = f.inputs[1] = Format::FRACTAL_NZ;
+    return f;
+  }
   const bool conv = (n.domain().empty() && n.op_type() == "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
   if (conv) {
     const Value* x = n.input(0);

@@ -64,7 +64,7 @@ void write_plain(Tensor& out, const std::vector<float>& v, const std::string& wh
       h[i] = float_to_half(v[i]);
       if ((h[i] & 0x7c00u) == 0x7c00u && std::isfinite(v[i]))
         throw Error("ascend: fp16 overflow in " + whom + ": value " + std::to_string(v[i]) + " at element " +
-                    std::to_string(i) + " exceeds 65504 (use precision_mode must_keep_origin_dtype)");
+                    std::to_string(i) + " exceeds 65504 (keep the node in fp32 with ascend.keep_dtype; ascend.overflow_check = \"error\" lists every overflowing node at compile time; or precision_mode must_keep_origin_dtype)");
     }
   } else {
     throw UnsupportedError("ascend: writing dtype " + std::string(dtype_name(out.dtype())) + " in " + whom);

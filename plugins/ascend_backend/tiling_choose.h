@@ -12,7 +12,7 @@
 
 namespace ge::ascend {
 
-/// The Cube problem of Conv / ge.FusedConv / MatMul / Gemm (batch, M, N, K of tiling.h; the tile
+/// The Cube problem of Conv / ge.FusedConv / MatMul / Gemm / ge.FusedMatMul (batch, M, N, K of tiling.h; the tile
 /// fields keep their defaults). std::nullopt with `why` set when the node's shapes have no Cube
 /// form (not 2-D convolution, MatMul operand of rank < 2, broadcast batch dims, ...).
 std::optional<CubeTiling> cube_problem(const Node& n, std::string* why = nullptr);
@@ -26,6 +26,13 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why = nullptr
 /// and an fp32 accumulator row; global pools are one (n, c1) plane. std::nullopt with `why`
 /// when the op has no Vector form.
 std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
+
+/// Softmax, ReduceMean, ge.LayerNormalization, ge.Gelu, ge.FusedElementwise (tiling_problem_rows.cc).
+bool is_row_vector_op(const Node& n);
+/// Their Vector problem: one row per unit for Softmax / LayerNorm (row_ops.h), one output element
+/// with its reduced inputs for ReduceMean, 16-element blocks for Gelu / FusedElementwise; see
+/// tiling_problem_rows.cc for the UB bytes per unit. vector_problem() dispatches to it.
+std::optional<VectorTiling> row_vector_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
 
 /// The Cube tiling rule (double buffering always on), for a problem from cube_problem:
 ///  * candidates: every (m_tile, n_tile), multiples of 16 up to ⌈M/16⌉·16 and ⌈N/16⌉·16, whose

@@ -37,6 +37,12 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
     t.M = y[0] * y[2] * y[3];
     t.N = b[0] / group;
     t.K = round_up(cg, kFractal) * b[2] * b[3];  // FRACTAL_Z's K: (c1, kh, kw, c0)
+  } else if (op == "FusedMatMul") {  // A [.., M, K] with its batch dims folded into M; B [K, N] or (transB) [N, K]
+    if (a.rank() < 2 || b.rank() != 2) return no(why, "FusedMatMul needs A of rank >= 2 and a 2-D B");
+    const bool tb = n.attrs.get_int("transB", 0) != 0;
+    t.K = a[a.rank() - 1], t.N = tb ? b[0] : b[1];
+    if ((tb ? b[1] : b[0]) != t.K) return no(why, "FusedMatMul inner dims differ");
+    t.M = t.K ? a.numel() / t.K : 0;
   } else if (op == "Gemm") {
     if (a.rank() != 2 || b.rank() != 2) return no(why, "Gemm operands are not 2-D");
     const bool ta = n.attrs.get_int("transA", 0) != 0, tb = n.attrs.get_int("transB", 0) != 0;
@@ -64,6 +70,12 @@ std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std:
   static const std::set<std::string> elementwise{"Add", "Sub",  "Mul", "Div",     "Pow",       "Sum",  "Relu",
                                                  "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat"};
   static const std::set<std::string> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+  if (is_row_vector_op(n)) {
+    for (const Value* v : n.inputs())
+      if (v && !dtype_is_float(v->dtype) && !(n.op_type() == "ReduceMean" && v == n.input(1)))
+        return no(why, "non-float input " + v->name());
+    return row_vector_problem(n, ub_align, why);
+  }
   const std::string op = n.op_type();
   const bool ge_op = n.domain() == "ge";
   const bool known = ge_op ? (op == "Cast" || op == "TransData") : (n.domain().empty() && (elementwise.count(op) || pools.count(op)));

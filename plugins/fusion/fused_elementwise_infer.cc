@@ -40,12 +40,16 @@ void infer_fused_elementwise(InferContext& ctx) {
   if (a != args.size()) ctx.fail("args has " + std::to_string(args.size() - a) + " operands past the last instruction");
   if (imms.size() != 2 * clips) ctx.fail("imms must hold [min, max] for each Clip");
   if (nin == 0) ctx.fail("needs at least one input");
+  // float32 as the rule makes it; float16 after a backend's precision pass (ascend force_fp16)
+  // lowered the whole node. One dtype for all inputs and the output.
+  const DataType t = ctx.input_type(0);
+  if (t != DataType::Float32 && t != DataType::Float16) ctx.fail("input 0 is not float32 or float16");
   Shape out = ctx.input_shape(0);
   for (int64_t i = 0; i < nin; ++i) {
-    if (ctx.input_type(i) != DataType::Float32) ctx.fail("input " + std::to_string(i) + " is not float32");
+    if (ctx.input_type(i) != t) ctx.fail("input " + std::to_string(i) + " is not " + std::string(dtype_name(t)) + " like input 0");
     out = broadcast_shapes(out, ctx.input_shape(i), n.describe());
   }
-  ctx.set_output(0, DataType::Float32, out);
+  ctx.set_output(0, t, out);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "ge/sdk/layout.h"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -38,10 +39,36 @@ struct BlockedIndex {
   }
 };
 
+/// Plain <-> FRACTAL_NZ (types.h): logical (b, m, n) of [B..., M, N] at
+/// (((b*N1 + n/16)*M1 + m/16)*16 + m%16)*16 + n%16. A row's 16 elements of one n-block are
+/// contiguous on both sides, so they move with one memcpy.
+void convert_nz(const Tensor& src, Tensor& dst, bool to_nz) {
+  const std::vector<int64_t>& d = src.shape().dims();
+  const int64_t M = d[d.size() - 2], N = d[d.size() - 1];
+  int64_t B = 1;
+  for (size_t i = 0; i + 2 < d.size(); ++i) B *= d[i];
+  const int64_t M1 = (M + kFormatC0 - 1) / kFormatC0, N1 = (N + kFormatC0 - 1) / kFormatC0;
+  const size_t es = dtype_size(src.dtype());
+  const auto* s = static_cast<const unsigned char*>(src.data());
+  auto* o = static_cast<unsigned char*>(dst.data());
+  if (to_nz) std::memset(o, 0, dst.nbytes());  // padding is zero (types.h)
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n1 = 0; n1 < N1; ++n1) {
+        const int64_t plain_i = (b * M + m) * N + n1 * kFormatC0;
+        const int64_t nz_i = (((b * N1 + n1) * M1 + m / kFormatC0) * kFormatC0 + m % kFormatC0) * kFormatC0;
+        const size_t bytes = static_cast<size_t>(std::min<int64_t>(kFormatC0, N - n1 * kFormatC0)) * es;
+        if (to_nz) std::memcpy(o + nz_i * es, s + plain_i * es, bytes);
+        else std::memcpy(o + plain_i * es, s + nz_i * es, bytes);
+      }
+}
+
 }  // namespace
 
 bool can_convert_format(Format src, Format dst, size_t rank) {
   if (src == dst || (plain(src) && plain(dst))) return true;
+  if (src == Format::FRACTAL_NZ || dst == Format::FRACTAL_NZ)
+    return rank >= 2 && (plain(src) || plain(dst));
   if (rank != 4) return false;
   if (plain(src)) return format_is_blocked(dst);
   if (plain(dst)) return format_is_blocked(src);
@@ -57,8 +84,16 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   if (!can_convert_format(sf, df, src.shape().rank()))
     throw UnsupportedError("TransData: " + std::string(format_name(sf)) + " -> " + std::string(format_name(df)) +
                            " not supported for shape " + src.shape().str() +
-                           " (NCHW <-> NC1HWC0 and NCHW <-> a weight format, rank 4)");
+                           " (NCHW <-> NC1HWC0 and NCHW <-> a weight format, rank 4; ND <-> FRACTAL_NZ, rank >= 2)");
   const size_t es = dtype_size(src.dtype());
+  if (sf == Format::FRACTAL_NZ || df == Format::FRACTAL_NZ) {
+    if (sf == df) {
+      if (src.nbytes()) std::memcpy(dst.data(), src.data(), src.nbytes());
+    } else {
+      convert_nz(src, dst, df == Format::FRACTAL_NZ);
+    }
+    return;
+  }
   if (src.nbytes() == dst.nbytes() && (sf == df || (plain(sf) && plain(df)))) {
     if (src.nbytes()) std::memcpy(dst.data(), src.data(), src.nbytes());
     return;

@@ -68,16 +68,23 @@ Format format_from_name(std::string_view name) {
   throw Error("unknown tensor format '" + std::string(name) + "'");
 }
 
-bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || format_is_weight(f); }
+bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || f == Format::FRACTAL_NZ || format_is_weight(f); }
 bool format_is_weight(Format f) {
   return f == Format::FRACTAL_Z || f == Format::OIhw16i16o || f == Format::Ohwi16o || f == Format::Goihw16g;
 }
 
 std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f) {
-  // Blocked formats are defined for rank-4 logical shapes only (types.h); any other rank is
-  // stored unpadded here and refused by the kernels and the layout pass that would create it.
-  if (!format_is_blocked(f) || d.size() != 4) return d;
   auto blocks = [](int64_t n) { return (n + kFormatC0 - 1) / kFormatC0; };
+  if (f == Format::FRACTAL_NZ) {  // [..., M, N] -> [..., N1, M1, M0, N0]; rank >= 2 (types.h)
+    if (d.size() < 2) return d;
+    std::vector<int64_t> s(d.begin(), d.end() - 2);
+    const int64_t m = d[d.size() - 2], n = d[d.size() - 1];
+    s.insert(s.end(), {blocks(n), blocks(m), kFormatC0, kFormatC0});
+    return s;
+  }
+  // The other blocked formats are defined for rank-4 logical shapes only (types.h); any other
+  // rank is stored unpadded here and refused by the kernels and the layout pass that would create it.
+  if (!format_is_blocked(f) || d.size() != 4) return d;
   switch (f) {
     case Format::NC1HWC0: return {d[0], blocks(d[1]), d[2], d[3], kFormatC0};
     case Format::OIhw16i16o: return {blocks(d[0]), blocks(d[1]), d[2], d[3], kFormatC0, kFormatC0};
@@ -89,7 +96,7 @@ std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f
 
 int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f) {
   int64_t n = 1;
-  if (!format_is_blocked(f) || logical.size() != 4) {
+  if (!format_is_blocked(f) || (f == Format::FRACTAL_NZ ? logical.size() < 2 : logical.size() != 4)) {
     for (auto x : logical) n *= x;
     return n;
   }

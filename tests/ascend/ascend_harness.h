@@ -20,9 +20,11 @@
 
 namespace ge::ascend::test {
 
-inline std::unique_ptr<core::Environment> ascend_env(const std::string& mode) {
+/// The ascend manifest with `mode` and further `SECTION.KEY=VALUE` overrides (TOML values).
+inline std::unique_ptr<core::Environment> ascend_env(const std::string& mode, const std::vector<std::string>& overrides = {}) {
   core::Manifest m = core::load_manifest(GE_ASCEND_MANIFEST);
   core::apply_override(m, "ascend.precision_mode=\"" + mode + "\"");
+  for (const std::string& o : overrides) core::apply_override(m, o);
   return core::load_environment(m);
 }
 inline std::unique_ptr<core::Environment> cpu_env() {

@@ -219,7 +219,8 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   %r: f32[64,1024] = Relu(%x)
   %out: f32[64,1024] = Sigmoid(%r)
   output %out
-})";
+  output %r
+})";  // %r is a graph output too, so elementwise_chain leaves the Relu unfused
   // 4096 units of 64 B (fp16 in + out) → tile_units 128 (4096/32 cores); 4096 × 64 × 2 > 262144.
   expect_refused(relu, "Relu", [](Node& n) { set_field(n, 5, 4096), set_field(n, 7, 1); }, {"524288 bytes of ub", "262144"});
   expect_refused(relu, "Relu", [](Node& n) { set_field(n, 2, 4000); }, {"corrupted tiling: units = 4000", "give 4096"});
@@ -321,8 +322,10 @@ TEST(AscendTiling, TiledGemmIsBitIdenticalToTheWholeTensorCube) {
   }
 }
 
-// Elementwise on the emulator (NC1HWC0 operands after the layout pass: Conv → Add broadcast →
-// Sigmoid, 20 channels so the last C1 block is padded) equals the whole-tensor fp16 arithmetic.
+// Elementwise on the emulator (NC1HWC0 operands after the layout pass: Add broadcast → Sigmoid,
+// 20 channels so the last C1 block is padded; elementwise_chain fuses them into one
+// ge.FusedElementwise) equals the whole-tensor arithmetic: fp16 operands, fp32 inside the fused
+// op, one rounding of the output.
 TEST(AscendTiling, TiledVectorOpsAreBitIdenticalToTheWholeTensorResult) {
   auto env = env_for("Ascend910A");
   const char* text = R"(graph g opset(ai.onnx=13) {
@@ -335,16 +338,21 @@ TEST(AscendTiling, TiledVectorOpsAreBitIdenticalToTheWholeTensorResult) {
 })";
   auto in = test::random_inputs(*test::parse(*env, text));
   auto r = test::compile_and_run(test::parse(*env, text), *env, "ascend", in);
-  for (const Node* n : r.graph->nodes())
-    if (n->op_type() == "Add" || n->op_type() == "Sigmoid") {
+  int fused = 0;
+  for (const Node* n : r.graph->nodes()) {
+    EXPECT_NE(n->op_type(), "Add");
+    if (n->op_type() == "FusedElementwise") {
+      ++fused;
       EXPECT_EQ(n->attrs.get_string(kAttrEngine, ""), "vector");
       EXPECT_GT(decode_vector(n->attrs.get_ints(kAttrTiling), "t").tiles(), 1);
     }
+  }
+  EXPECT_EQ(fused, 1);
   const float* x = in[0].data_as<float>();
   const float* c = in[1].data_as<float>();
   std::vector<float> want(2 * 20 * 63);
   for (int64_t i = 0; i < static_cast<int64_t>(want.size()); ++i) {
-    const float a = round_fp16(round_fp16(x[i]) + round_fp16(c[(i / 63) % 20]));
+    const float a = round_fp16(x[i]) + round_fp16(c[(i / 63) % 20]);  // fp32, not rounded
     want[i] = round_fp16(1.f / (1.f + std::exp(-a)));
   }
   ASSERT_EQ(r.outputs.size(), 1u);

@@ -15,7 +15,8 @@ namespace ge {
 
 /// True when convert_format supports src -> dst: identity, NCHW/ND <-> NC1HWC0 and
 /// NCHW/ND <-> a weight format (FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g), for rank-4 logical
-/// shapes. Two blocked formats convert through NCHW (two TransData / two calls).
+/// shapes; ND/NCHW <-> FRACTAL_NZ for rank >= 2. Two blocked formats convert through NCHW (two
+/// TransData / two calls).
 bool can_convert_format(Format src, Format dst, size_t rank);
 
 /// Copies `src` into `dst`, which has the same dtype and logical shape and is already allocated

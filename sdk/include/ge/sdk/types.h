@@ -55,6 +55,11 @@ bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
 ///  - FRACTAL_Z of logical weights [N(=Cout), C(=Cin), Kh, Kw] (CANN "FRACTAL_Z" format):
 ///    [C1*Kh*Kw, N1, N0, C0] with C1 = ceil(C / C0), N1 = ceil(N / N0), N0 = 16; element
 ///    (n,c,kh,kw) at (((c/C0*Kh + kh)*Kw + kw)*N1 + n/N0)*N0*C0 + (n%N0)*C0 + c%C0.
+///  - FRACTAL_NZ of a logical matrix (or batch of matrices) [B..., M, N], rank >= 2 (CANN "NZ",
+///    the Cube's matrix-operand format; CANN's data-layout guide and its TransData reference:
+///    ND {8,100,30} -> NZ {8,2,112,16}): [B..., N1, M1, M0, N0] with M1 = ceil(M / 16),
+///    N1 = ceil(N / 16), M0 = N0 = 16 (fp16) — 16x16 fractals, column blocks outermost ("N"),
+///    rows inside a fractal ("Z"); element (b,m,n) at (((b*N1 + n/16)*M1 + m/16)*16 + m%16)*16 + n%16.
 ///
 /// oneDNN's own blocked convolution-weight layouts (fp32 AVX-512 convolutions on nChw16c choose
 /// them; source: oneDNN docs "Understanding Memory Formats" and dnnl_types.h format tags). Logical
@@ -76,7 +81,7 @@ std::string_view format_name(Format f);
 /// Inverse of format_name; throws ge::Error on an unknown name.
 Format format_from_name(std::string_view name);
 /// True for the padded blocked formats NC1HWC0, FRACTAL_Z and the weight formats below
-/// (rank-4 logical shapes only).
+/// (rank-4 logical shapes only), and FRACTAL_NZ (rank >= 2).
 bool format_is_blocked(Format f);
 /// True for the blocked convolution-weight formats FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g.
 bool format_is_weight(Format f);
@@ -84,8 +89,10 @@ bool format_is_weight(Format f);
 /// nChw16c; fp16 on Ascend's Cube unit). Also N0 of FRACTAL_Z.
 constexpr int64_t kFormatC0 = 16;
 /// Physical dims of a blocked format for a logical rank-4 shape ([N,C1,H,W,C0],
-/// [C1*Kh*Kw,N1,N0,C0], [O1,I1,Kh,Kw,16,16], [O1,Kh,Kw,I,16], [G1,I,Kh,Kw,16]); the logical dims for every other format, and for a blocked format with
-/// a logical rank other than 4 (the layout pass and the kernels never create such a value).
+/// [C1*Kh*Kw,N1,N0,C0], [O1,I1,Kh,Kw,16,16], [O1,Kh,Kw,I,16], [G1,I,Kh,Kw,16]) or, for
+/// FRACTAL_NZ, a rank >= 2 shape ([B...,N1,M1,16,16]); the logical dims for every other format,
+/// and for a blocked format with another rank (the layout pass and the kernels never create such
+/// a value).
 std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& logical, Format f);
 /// Number of stored elements (padding included) of a logical shape in format f.
 int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f);

@@ -1,0 +1,239 @@
+// The precision modes on small text-IR graphs, running only the `ascend_precision` pass: which
+// node computes in which dtype under each mode (exact expected values), allow_mix_precision's
+// lists and the user's modify_mixlist, keep_dtype (array and file), strict numerics, the errors
+// naming the file / key / op / node, and the graph before and after the pass.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "ascend_harness.h"
+#include "ge/core/environment.h"
+#include "ge/core/importer.h"
+#include "ge/core/pipeline.h"
+#include "precision_lists.h"
+
+namespace ge::ascend {
+namespace {
+
+namespace fs = std::filesystem;
+
+// conv (Cube, white) → relu (gray) → sqrt (black) → add(sqrt, relu) (gray) ; mul(relu, relu)
+// (gray) ; concat(add, mul) (gray) → flat (AI CPU, fp32 only) → output.
+const char* kGraph = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,4,2,2]
+  const %w: f32[4,4,1,1]
+  %c: f32[1,4,2,2] = Conv(%x, %w)  # conv
+  %r: f32[1,4,2,2] = Relu(%c)  # relu
+  %s: f32[1,4,2,2] = Sqrt(%r)  # sqrt
+  %a: f32[1,4,2,2] = Add(%s, %r)  # add
+  %m: f32[1,4,2,2] = Mul(%r, %r)  # mul
+  %o: f32[1,8,2,2] = Concat(%a, %m) {axis=1}  # cat
+  %out: f32[1,32] = Flatten(%o) {axis=1}  # flat
+  output %out
+})";
+
+struct Compiled {
+  std::unique_ptr<Graph> g;
+  std::map<std::string, int64_t> counters;
+  int64_t c(const std::string& k) const { return counters.count(k) ? counters.at(k) : 0; }
+};
+
+/// Parses `text` and runs only ascend_precision under `mode` with the overrides.
+Compiled precision_only(const std::string& text, const std::string& mode, const std::vector<std::string>& overrides = {},
+                        bool strict = false) {
+  auto env = test::ascend_env(mode, overrides);
+  Compiled r;
+  r.g = parse_graph(text, "test");
+  core::ImportOptions io;
+  core::propagate_shapes(*r.g, *env, io);
+  core::CompileOptions o = core::CompileOptions::from_manifest(env->manifest);
+  o.backend = "ascend";
+  o.strict_numerics = strict;
+  o.fail_on_pass_error = true;
+  o.only = std::vector<std::string>{"ascend_precision"};
+  r.counters = core::compile_graph(*r.g, *env, o).counters;
+  return r;
+}
+
+/// "conv:f16 relu:f32 ..." — the output dtype of each named node, in kGraph's order.
+std::string dtypes(const Graph& g) {
+  std::string s;
+  for (const char* name : {"conv", "relu", "sqrt", "add", "mul", "cat", "flat"})
+    for (const Node* n : g.nodes())
+      if (n->name() == name)
+        s += std::string(s.empty() ? "" : " ") + name + ":" + (n->output(0)->dtype == DataType::Float16 ? "f16" : "f32");
+  return s;
+}
+
+/// The Casts inserted, as "value:from->to" sorted.
+std::string casts(const Compiled& r) {
+  std::string s;
+  for (auto& [k, v] : r.counters)
+    if (k.rfind("ascend.cast.", 0) == 0) s += (s.empty() ? "" : " ") + k.substr(12);
+  return s;
+}
+
+std::string error_of(const std::string& text, const std::string& mode, const std::vector<std::string>& overrides,
+                     bool strict = false) {
+  try {
+    precision_only(text, mode, overrides, strict);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+fs::path write_file(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("ge_ascend_precision_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(AscendPrecisionModes, EachModeChoosesTheDtypeOfEveryNode) {
+  const Compiled f = precision_only(kGraph, "force_fp16");
+  EXPECT_EQ(dtypes(*f.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
+  EXPECT_EQ(casts(f), "o:fp16->fp32 x:fp32->fp16");
+  EXPECT_EQ(f.c("ascend.precision.fp16_ops"), 6);
+  EXPECT_EQ(f.c("ascend.casts.constants"), 1);  // w, converted at compile time
+
+  // Matrix ops in fp16, every Vector op keeps fp32 (each has an fp32 implementation).
+  const Compiled a = precision_only(kGraph, "allow_fp32_to_fp16");
+  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f32 sqrt:f32 add:f32 mul:f32 cat:f32 flat:f32");
+  EXPECT_EQ(casts(a), "c:fp16->fp32 x:fp32->fp16");
+  EXPECT_EQ(a.c("ascend.precision.fp32.vector"), 5);
+
+  // white conv; relu follows it (gray); sqrt black; add reads sqrt (fp32) so stays fp32; mul
+  // reads relu only (fp16); cat reads add (fp32).
+  const Compiled m = precision_only(kGraph, "allow_mix_precision");
+  EXPECT_EQ(dtypes(*m.g), "conv:f16 relu:f16 sqrt:f32 add:f32 mul:f16 cat:f32 flat:f32");
+  EXPECT_EQ(casts(m), "m:fp16->fp32 r:fp16->fp32 x:fp32->fp16");  // r: one Cast for sqrt and add
+  EXPECT_EQ(m.c("ascend.precision.kept.sqrt:black"), 1);
+  EXPECT_EQ(m.c("ascend.precision.fp32.gray"), 2);
+
+  const Compiled k = precision_only(kGraph, "must_keep_origin_dtype");
+  EXPECT_EQ(dtypes(*k.g), "conv:f32 relu:f32 sqrt:f32 add:f32 mul:f32 cat:f32 flat:f32");
+  EXPECT_EQ(casts(k), "");
+  EXPECT_EQ(k.c("ascend.placement.aicpu.Conv"), 1);  // the Cube has no fp32
+}
+
+TEST(AscendPrecisionModes, KeepDtypeByNameByOpTypeAndFromAFile) {
+  const Compiled a = precision_only(kGraph, "force_fp16", {R"(ascend.keep_dtype=["relu"])"});
+  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f32 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
+  EXPECT_EQ(casts(a), "c:fp16->fp32 o:fp16->fp32 r:fp32->fp16 x:fp32->fp16");
+  EXPECT_EQ(a.c("ascend.precision.kept.relu:keep_dtype"), 1);
+
+  // Under allow_mix_precision a kept node also changes what its gray readers follow.
+  const Compiled b = precision_only(kGraph, "allow_mix_precision", {R"(ascend.keep_dtype=["OpType::Relu"])"});
+  EXPECT_EQ(dtypes(*b.g), "conv:f16 relu:f32 sqrt:f32 add:f32 mul:f32 cat:f32 flat:f32");
+
+  // The vendor's file: one entry per line, '#' comments.
+  const fs::path file = write_file("keep.cfg", "# kept in fp32\nconv\n\n  OpType::Mul  \n");
+  const Compiled c = precision_only(kGraph, "force_fp16", {"ascend.keep_dtype=\"" + file.string() + "\""});
+  EXPECT_EQ(dtypes(*c.g), "conv:f32 relu:f16 sqrt:f16 add:f16 mul:f32 cat:f16 flat:f32");
+  EXPECT_EQ(c.c("ascend.placement.aicpu.Conv"), 1);
+  fs::remove(file);
+
+  EXPECT_NE(error_of(kGraph, "force_fp16", {R"(ascend.keep_dtype=["relu", "n99"])"}).find("no node named 'n99'"), std::string::npos);
+  EXPECT_NE(error_of(kGraph, "force_fp16", {R"(ascend.keep_dtype=["OpType::Rleu"])"}).find("OpType::Rleu is not an op type"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGraph, "force_fp16", {R"(ascend.keep_dtype="/nonexistent/keep.cfg")"}).find("cannot read keep_dtype file '/nonexistent/keep.cfg'"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGraph, "force_fp16", {"ascend.keep_dtype=3"}).find("ascend.keep_dtype: value 3 must be an array"), std::string::npos);
+}
+
+TEST(AscendPrecisionModes, ModifyMixlistInTheVendorsJsonAndInToml) {
+  // Sqrt black → white: sqrt, then add (now reading two fp16 values) and cat follow in fp16.
+  const fs::path j = write_file("mix.json", R"({
+  // the vendor's format (comments allowed)
+  "white-list": { "to-add": ["Sqrt"] }
+})");
+  const Compiled a = precision_only(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + j.string() + "\""});
+  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
+
+  // Conv white → black (added to black, removed from white as in the vendor's example): now
+  // nothing before relu is fp16 and every gray op follows fp32.
+  const fs::path t = write_file("mix.toml", "[black-list]\nto-add = [\"Conv\"]\n[white-list]\nto-remove = [\"Conv\"]\n");
+  const Compiled b = precision_only(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + t.string() + "\""});
+  EXPECT_EQ(dtypes(*b.g), "conv:f32 relu:f32 sqrt:f32 add:f32 mul:f32 cat:f32 flat:f32");
+  EXPECT_EQ(b.c("ascend.precision.kept.conv:black"), 1);
+
+  // Refusals name the file, the key and the op.
+  const fs::path bad1 = write_file("bad1.json", R"({"black-list": {"to-remove": ["Conv"]}})");
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad1.string() + "\""})
+                .find("key 'black-list.to-remove': op type 'Conv' is not in the black list (it is white)"),
+            std::string::npos);
+  const fs::path bad2 = write_file("bad2.json", R"({"white-list": {"to-add": ["Convv"]}})");
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad2.string() + "\""})
+                .find("key 'white-list': op type 'Convv' is not defined by any loaded plugin"),
+            std::string::npos);
+  const fs::path bad3 = write_file("bad3.json", R"({"grey-list": {}})");
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad3.string() + "\""})
+                .find("key 'grey-list': unknown key (known: black-list, white-list)"),
+            std::string::npos);
+  const fs::path bad4 = write_file("bad4.json", R"({"white-list": {"to-add": ["Sqrt"]})");
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad4.string() + "\""}).find(bad4.string() + "': "),
+            std::string::npos);
+  const fs::path bad5 = write_file("bad5.json", R"({"white-list": {"to-add": ["Sqrt"]}, "black-list": {"to-add": ["Sqrt"]}})");
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad5.string() + "\""}).find("'Sqrt' is added to both lists"),
+            std::string::npos);
+  // Only allow_mix_precision reads the lists.
+  EXPECT_NE(error_of(kGraph, "force_fp16", {"ascend.modify_mixlist=\"" + j.string() + "\""})
+                .find("applies to precision_mode allow_mix_precision only; precision_mode is 'force_fp16'"),
+            std::string::npos);
+  for (const fs::path& p : {j, t, bad1, bad2, bad3, bad4, bad5}) fs::remove(p);
+}
+
+TEST(AscendPrecisionModes, StrictNumericsRefusesEveryModeButMustKeepOriginDtype) {
+  for (const char* mode : {"force_fp16", "allow_fp32_to_fp16", "allow_mix_precision"})
+    EXPECT_NE(error_of(kGraph, mode, {}, /*strict=*/true).find(std::string("precision_mode '") + mode + "' reduces precision"),
+              std::string::npos)
+        << mode;
+  const Compiled k = precision_only(kGraph, "must_keep_origin_dtype", {}, /*strict=*/true);
+  EXPECT_EQ(casts(k), "");
+  EXPECT_NE(error_of(kGraph, "fp8", {}).find("known: force_fp16, allow_fp32_to_fp16, allow_mix_precision, must_keep_origin_dtype"),
+            std::string::npos);
+}
+
+TEST(AscendPrecisionModes, TheShippedListsAreValidRegistryData) {
+  // Every op type in precision_lists.toml is defined (the loader refuses unknown ones), and the
+  // lists say what docs/ascend.md says.
+  auto env = test::ascend_env("allow_mix_precision");
+  const MixLists l = load_mix_lists(GE_ASCEND_LISTS, env->ops);
+  std::string white, black;
+  for (auto& [op, c] : l.ops) (c == MixClass::White ? white : black) += op + " ";
+  EXPECT_EQ(white, "Conv Gemm MatMul ge.FusedConv ge.FusedMatMul ");
+  EXPECT_EQ(black, "Pow ReduceMean Softmax Sqrt ge.LayerNormalization ");
+  const fs::path bad = write_file("lists.toml", "white = [\"Conv\"]\nblack = [\"Conv\"]\n");
+  try {
+    load_mix_lists(bad.string(), env->ops);
+    ADD_FAILURE() << "an op in two lists was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'white': op type 'Conv' is also in 'black'"), std::string::npos) << e.what();
+  }
+  fs::remove(bad);
+}
+
+// Before (kGraph) / after: what allow_mix_precision leaves — w converted to fp16 at compile time,
+// one Cast per value and direction, each before its readers.
+TEST(AscendPrecisionModes, MixPrecisionBeforeAndAfter) {
+  const Compiled m = precision_only(kGraph, "allow_mix_precision");
+  EXPECT_EQ(print_graph(*m.g), R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,4,2,2]
+  const %w_fp16: f16[4,4,1,1]
+  %x_fp16: f16[1,4,2,2] = ge.Cast(%x) {to=10}  # Cast_1
+  %c: f16[1,4,2,2] = Conv(%x_fp16, %w_fp16)  # conv
+  %r: f16[1,4,2,2] = Relu(%c)  # relu
+  %m: f16[1,4,2,2] = Mul(%r, %r)  # mul
+  %m_fp32: f32[1,4,2,2] = ge.Cast(%m) {to=1}  # Cast_3
+  %r_fp32: f32[1,4,2,2] = ge.Cast(%r) {to=1}  # Cast_2
+  %s: f32[1,4,2,2] = Sqrt(%r_fp32)  # sqrt
+  %a: f32[1,4,2,2] = Add(%s, %r_fp32)  # add
+  %o: f32[1,8,2,2] = Concat(%a, %m_fp32) {axis=1}  # cat
+  %out: f32[1,32] = Flatten(%o) {axis=1}  # flat
+  output %out
+}
+)");
+}
+
+}  // namespace
+}  // namespace ge::ascend
