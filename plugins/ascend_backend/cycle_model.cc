@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
+#include <variant>
 
 #include "ge/sdk/cost_model.h"
 #include "ge/sdk/error.h"
@@ -51,6 +52,21 @@ double vector_ops_per_element(const Node& n) {
   if (op == "Sigmoid") return 4;  // neg, exp, add, reciprocal
   if (op == "Erf") return 8;  // polynomial approximation
   if (op == "Sum") return std::max<double>(1, static_cast<double>(n.inputs().size()) - 1);
+  // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element, as
+  // placement counts them (placement_cost.cc).
+  if (op == "Softmax") return 5;             // max, subtract, exp, sum, scale
+  if (op == "LayerNormalization") return 8;  // (+ Skip), sum, subtract, square, sum, rstd scale, Scale, B
+  if (op == "Gelu") return n.num_inputs() > 1 && n.input(1) ? 6 : 5;  // (+ bias), /√2, erf, +1, ·x, ·0.5
+  if (op == "FusedElementwise") {
+    const AttrValue* ops = n.attrs.find("ops");
+    return ops && std::holds_alternative<std::vector<std::string>>(*ops)
+               ? std::max<double>(1, static_cast<double>(std::get<std::vector<std::string>>(*ops).size()))
+               : 1.0;
+  }
+  if (op == "ReduceMean" && n.input(0) && n.output(0)) {  // one output element: its reduced inputs
+    const int64_t out = n.output(0)->shape.numel();
+    return out > 0 ? static_cast<double>(n.input(0)->shape.numel()) / static_cast<double>(out) : 1.0;
+  }
   if (op == "MaxPool" || op == "AveragePool") {
     double w = 1;
     for (int64_t k : n.attrs.get_ints("kernel_shape", {1, 1})) w *= static_cast<double>(k);
