@@ -139,6 +139,37 @@ TEST(AscendCycleModel, RefusesATilingThatDoesNotFitOrDoesNotDecode) {
   EXPECT_THROW(task_cycles(w, p), Error);
 }
 
+// AI CPU: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core cycles.
+TEST(AscendCycleModel, AiCpuTasksArePricedByTheirRateAndGatherReadsOnlyItsRows) {
+  const Platform p = p910();
+  TaskWork w;
+  w.op_type = "Transpose", w.engine = "aicpu", w.who = "test Transpose";
+  w.input_bytes = w.output_bytes = 4e6;  // 8 MB at 4 GB/s = 2000 µs
+  TaskCycles c = task_cycles(w, p);
+  EXPECT_DOUBLE_EQ(c.total, (2000 + 20) * 1e3);
+  EXPECT_EQ(c.bound, "aicpu_memory");
+  w.flops = 1e8;  // 100 MFLOP at 8 GFLOP/s = 12500 µs
+  c = task_cycles(w, p);
+  EXPECT_DOUBLE_EQ(c.total, (12500 + 20) * 1e3);
+  EXPECT_EQ(c.bound, "aicpu_compute");
+
+  auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %i: i64[4]
+  const %table: f32[1000,256]
+  %y: f32[4,256] = Gather(%table, %i)
+  %z: f32[1024] = Reshape(%y, _)
+  output %z
+})", "gather");
+  const Node& gather = *g->nodes()[0];
+  const TaskWork gw = task_work(node_task(gather), gather);
+  EXPECT_DOUBLE_EQ(gw.output_bytes, 4 * 256 * 4);
+  EXPECT_DOUBLE_EQ(gw.input_bytes, 4 * 256 * 4 + 4 * 8);  // the 4 rows + the indices, not the 1 MB table
+  // A view runs no kernel: 0 µs in the cost model.
+  AscendCostModel cm(std::make_shared<const Platform>(p));
+  EXPECT_EQ(cm.node_us(*g->nodes()[1], 1), 0.0);
+  EXPECT_DOUBLE_EQ(cm.node_us(gather, 1), 20 + (4 * 256 * 4 * 2 + 32) / 4e3);
+}
+
 // ---- timeline
 
 /// Two fp32 Relus on their own inputs, each a Vector task over 16 AI Cores (one 8192-element tile
