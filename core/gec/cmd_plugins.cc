@@ -39,6 +39,8 @@ int cmd_plugins(const CommonOptions& common) {
     print_list("formats", p.format_preferences);
     print_list("schedulers", p.schedulers);
     print_list("sections", p.plan_sections);
+    print_list("cost model", p.cost_models);
+    print_list("simulator", p.device_simulators);
   }
   for (auto& e : env->manifest.plugins)
     if (!e.enabled) std::printf("%s  (disabled in the manifest: %s)\n", e.name.c_str(), e.path.c_str());

@@ -42,6 +42,27 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   // A plan file (told apart by its magic) runs as saved, without recompiling.
   Compiled c = ge::core::is_plan_file(model) ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
   ge::core::Executable& exe = *c.exe;
+  // A backend that emulates a device (ascend, ge/sdk/device_sim.h): its simulated device time per
+  // node; --simulate-only skips the (host) runs altogether.
+  const std::optional<ge::DeviceSimulation> sim = device_simulation(c);
+  if (po.simulate_only) {
+    if (!sim)
+      throw ge::Error("--simulate-only: backend '" + c.options.backend +
+                      "' registered no device simulator (the ascend backend has one: docs/ascend.md)");
+    std::printf("profile %s: simulated only (no run), %zu tasks, O%d, backend %s\n", model.c_str(), sim->nodes.size(),
+                static_cast<int>(c.options.opt_level), c.options.backend.c_str());
+    print_simulation_line(*sim, graph_flops(*c.graph));
+    print_simulation_top(*sim, static_cast<size_t>(po.top));
+    if (!po.trace.empty()) write_simulation_trace(*sim, po.trace);
+    if (!po.json.empty() || !common.report.empty()) {
+      nlohmann::json r = make_report(model, c);
+      r["run"] = nullptr;
+      r["profile"] = {{"simulate_only", true}, {"simulated", simulation_json(*sim, static_cast<size_t>(po.top), graph_flops(*c.graph))}};
+      if (!po.json.empty()) write_json(r, po.json);
+      if (!common.report.empty()) write_json(r, common.report);
+    }
+    return 0;
+  }
   std::vector<ge::Tensor> inputs = random_inputs(exe.graph(), po.seed);
   exe.run(inputs);  // warm-up: first-touch of the arena, oneDNN primitive caches
 
@@ -98,7 +119,14 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
                 n.mean_us, 100 * n.share, 100 * cum, n.flops / 1e6, n.gflops, 100 * n.efficiency, n.bytes / 1e6);
   }
 
-  if (!po.trace.empty()) {
+  if (sim) {
+    print_simulation_line(*sim, graph_flops(*c.graph));
+    print_simulation_top(*sim, static_cast<size_t>(po.top));
+  }
+
+  if (!po.trace.empty() && sim) {
+    write_simulation_trace(*sim, po.trace);  // the device's timeline, not the emulator's host threads
+  } else if (!po.trace.empty()) {
     std::string tmp = po.trace + ".tmp";
     {
       std::ofstream out(tmp);
@@ -114,8 +142,9 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
     r["run"] = nullptr;
     nlohmann::json nodes = nlohmann::json::array(), top_j = nlohmann::json::array();
     // The cost model's estimate of each node (docs/scheduling.md) beside its measured time.
+    const auto cm = env->cost_model_for(c.options.backend);  // the backend's own when it has one
     for (const auto& n : p.nodes)
-      nodes.push_back(node_json(n, env->cost_model ? env->cost_model->node_us(exe.step_node(n.step), c.threads) : 0.0));
+      nodes.push_back(node_json(n, cm ? cm->node_us(exe.step_node(n.step), c.threads) : 0.0));
     for (const auto& n : top) top_j.push_back(n.step);
     r["profile"] = {{"iterations", p.iterations},
                     {"threads", c.threads},
@@ -131,6 +160,7 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
                     {"weight_bytes", p.weight_bytes},
                     {"nodes", nodes},
                     {"top", top_j}};
+    if (sim) r["profile"]["simulated"] = simulation_json(*sim, static_cast<size_t>(po.top), graph_flops(*c.graph));
     if (!po.json.empty()) write_json(r, po.json);
     if (!common.report.empty()) write_json(r, common.report);
   }

@@ -73,6 +73,12 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   auto t_first = Clock::now();
   std::vector<ge::Tensor> outputs = exe.run(inputs);
   double first_ms = ms_since(t_first);
+  // A backend that emulates a device (ascend): its simulated device time beside the host's wall time.
+  const std::optional<ge::DeviceSimulation> sim = device_simulation(c);
+  if (sim) {
+    print_simulation_line(*sim, graph_flops(*c.graph));
+    std::printf("emulator wall time on this host: %.3f ms (first run; the device time above is the simulation's)\n", first_ms);
+  }
 
   std::vector<double> times;
   for (int i = 0; i < iterations; ++i) {
@@ -126,6 +132,7 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
                 {"median_ms", median_ms},   {"load_ms", load_ms},       {"first_run_ms", first_ms},
                 {"check", check_json}};
     if (!requests_json.is_null()) r["run"]["requests"] = requests_json;
+    if (sim) r["run"]["simulated_ms"] = sim->total_us / 1e3;
     if (!json_path.empty()) write_json(r, json_path);
     if (!common.report.empty()) write_json(r, common.report);
   }

@@ -150,7 +150,7 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   return c;
 }
 
-nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env) {
+nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env, const std::string& backend) {
   const ge::ScheduleInfo& s = g.schedule;
   if (s.scheduler.empty()) return nlohmann::json::object();
   nlohmann::json j = {{"scheduler", s.scheduler},
@@ -159,9 +159,10 @@ nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* 
                       {"pipeline_stages", s.pipeline_stages},
                       {"estimated_latency_ms", s.estimated_latency_ms},
                       {"reason", s.reason}};
-  if (env && env->cost_model) {
-    j["calibrated"] = env->cost_model->ceilings().calibrated;
-    j["cost_model_source"] = env->cost_model->ceilings().source;
+  // The model the schedule stage estimated with: the backend's own (ge/sdk/device_sim.h) or the machine's.
+  if (const auto cm = env ? env->cost_model_for(backend) : nullptr) {
+    j["calibrated"] = cm->ceilings().calibrated;
+    j["cost_model_source"] = cm->ceilings().source;
   }
   return j;
 }
@@ -202,8 +203,13 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"compile_ms", c.compile_ms},
           {"memory", memory},
           {"layout", layout},
-          {"schedule", schedule_report(*c.graph, c.env)},
-          {"ascend", ascend}};
+          {"schedule", schedule_report(*c.graph, c.env, c.options.backend)},
+          {"ascend", ascend},
+          // A backend with a device simulator (ge/sdk/device_sim.h): one simulated inference.
+          {"simulation", [&]() -> nlohmann::json {
+             const std::optional<ge::DeviceSimulation> s = device_simulation(c);
+             return s ? simulation_json(*s, 3, graph_flops(*c.graph)) : nlohmann::json(nullptr);
+           }()}};
 }
 
 void write_json(const nlohmann::json& j, const std::string& path) {

@@ -2,6 +2,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -63,7 +64,7 @@ void write_plan(const Compiled& c, const ge::core::Environment& env, const std::
 nlohmann::json make_report(const std::string& model, const Compiled& c);
 /// The report's `schedule` key: Graph::schedule plus the cost model's calibration state ({} when
 /// the graph was not scheduled).
-nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env);
+nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env, const std::string& backend);
 /// Writes JSON through a temporary file and a rename: never a half-written file.
 void write_json(const nlohmann::json& j, const std::string& path);
 
@@ -73,6 +74,20 @@ std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g);
 std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
+
+// ---- the simulated device time of backends with a device simulator (simulation.cc, ge/sdk/device_sim.h)
+/// One simulated inference of c's graph; std::nullopt when its backend registered no simulator.
+std::optional<ge::DeviceSimulation> device_simulation(const Compiled& c);
+/// The nodes by simulated time, longest first (indexes into s.nodes; top 0 = all).
+std::vector<size_t> simulated_top(const ge::DeviceSimulation& s, size_t top);
+/// FLOPs of the graph's nodes (ge::node_flops), for the roofline FLOPs / peak.
+double graph_flops(const ge::Graph& g);
+/// The report's `simulation` key (docs/report.md).
+nlohmann::json simulation_json(const ge::DeviceSimulation& s, size_t top, double flops);
+void print_simulation_line(const ge::DeviceSimulation& s, double flops);
+void print_simulation_top(const ge::DeviceSimulation& s, size_t top);
+/// Writes s.trace_json (temporary file + rename).
+void write_simulation_trace(const ge::DeviceSimulation& s, const std::string& path);
 
 /// gec run --requests M [--sequential] [--baseline] (run_requests.cc).
 struct RequestOptions {
@@ -96,6 +111,9 @@ struct ProfileOptions {
   std::string trace, json;
   double peak_gflops = 0;  ///< 0 = nominal peak from /proc/cpuinfo
   uint32_t seed = 0;
+  /// --simulate-only: no run at all; the backend's device simulation only (per-node simulated
+  /// time and utilization, --trace = the simulated trace). Refused for backends without one.
+  bool simulate_only = false;
 };
 int cmd_profile(const std::string& model, const CommonOptions& common, const ProfileOptions& po);
 int cmd_inspect(const std::string& model, const CommonOptions& common, const std::string& format,

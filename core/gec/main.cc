@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
   profile->add_option("--json", prof.json, "Write the report with a 'profile' key to this file");
   profile->add_option("--peak-gflops", prof.peak_gflops, "Machine peak for efficiency (default: nominal from /proc/cpuinfo)");
   profile->add_option("--seed", prof.seed, "Seed of the random inputs");
+  profile->add_flag("--simulate-only", prof.simulate_only,
+                    "Backends with a device simulator (ascend): no run, only the simulated per-node time and utilization "
+                    "(--trace writes the simulated trace)");
   common.add_to(*profile);
 
   std::string insp_format = "text", insp_out;

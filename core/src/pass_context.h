@@ -45,8 +45,16 @@ class HostPassContext : public PassContext {
     for (auto& [n, s] : env_.schedulers) out.push_back(n);
     return out;
   }
-  const CostModel* cost_model() const override { return env_.cost_model.get(); }
+  /// The compiled backend's own cost model when it registered one (built on first use), else the
+  /// machine's.
+  const CostModel* cost_model() const override {
+    if (!cost_model_) cost_model_ = env_.cost_model_for(opts_.backend);
+    return cost_model_.get();
+  }
   int threads() const override { return std::max(1, opts_.threads); }
+  std::optional<DeviceSimulation> simulate_device(const Graph& g) const override {
+    return env_.simulate_device(opts_.backend, g);
+  }
 
   const FormatPreferenceFn* format_preference(const std::string& backend) const override {
     auto it = env_.format_preferences.find(backend);
@@ -61,6 +69,7 @@ class HostPassContext : public PassContext {
   const CompileOptions& opts_;
   const Graph& graph_;
   std::map<std::string, int64_t>& counters_;
+  mutable std::shared_ptr<const CostModel> cost_model_;
 };
 
 }  // namespace ge::core

@@ -143,8 +143,26 @@ class HostRegistrar : public Registrar {
     info_.plan_sections.push_back(def.name);
     env_.plan_sections.emplace_back(std::move(def), info_.name);
   }
+  void add_cost_model(const std::string& backend, CostModelFactory factory) override {
+    if (env_.cost_model_factories.count(backend))
+      throw Error("cost model of backend '" + backend + "' registered twice (second by plugin '" + info_.name + "')");
+    LibPtr lib = lib_;
+    env_.cost_model_factories[backend] = [factory = std::move(factory), lib](const OptionReader& o) { return factory(o); };
+    added_cost_models_.push_back(backend);
+    info_.cost_models.push_back(backend);
+  }
+  void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) override {
+    if (env_.device_simulators.count(backend))
+      throw Error("device simulator of backend '" + backend + "' registered twice (second by plugin '" + info_.name + "')");
+    LibPtr lib = lib_;
+    env_.device_simulators[backend] = [fn = std::move(fn), lib](const Graph& g, const OptionReader& o) { return fn(g, o); };
+    added_simulators_.push_back(backend);
+    info_.device_simulators.push_back(backend);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
+    for (auto& b : added_cost_models_) env_.cost_model_factories.erase(b);
+    for (auto& b : added_simulators_) env_.device_simulators.erase(b);
     for (auto& b : added_preferences_) env_.format_preferences.erase(b);
     for (auto& n : added_planners_) env_.memory_planners.erase(n);
     for (auto& n : added_schedulers_) env_.schedulers.erase(n);
@@ -164,6 +182,7 @@ class HostRegistrar : public Registrar {
   std::string dir_;
   LibPtr lib_;
   std::vector<std::string> added_preferences_;
+  std::vector<std::string> added_cost_models_, added_simulators_;
   /// The same object, owning a reference to the plugin's library as well.
   template <class T>
   std::shared_ptr<T> keep_alive(std::shared_ptr<T> obj) {
@@ -330,6 +349,29 @@ std::vector<std::string> backend_manifests() {
     if (e.path().extension() == ".toml" && e.path().stem() != "default") out.push_back(e.path().stem().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+OptionReader Environment::option_reader() const {
+  return [this](const std::string& section, const std::string& key) -> std::optional<std::string> {
+    auto s = manifest.sections.find(section);
+    if (s == manifest.sections.end()) return std::nullopt;
+    auto k = s->second.find(key);
+    if (k == s->second.end()) return std::nullopt;
+    return k->second.toml;
+  };
+}
+
+std::shared_ptr<const CostModel> Environment::cost_model_for(const std::string& backend) const {
+  auto it = cost_model_factories.find(backend);
+  if (it == cost_model_factories.end()) return cost_model;
+  std::shared_ptr<const CostModel> m = it->second(option_reader());
+  return m ? m : cost_model;
+}
+
+std::optional<DeviceSimulation> Environment::simulate_device(const std::string& backend, const Graph& g) const {
+  auto it = device_simulators.find(backend);
+  if (it == device_simulators.end()) return std::nullopt;
+  return it->second(g, option_reader());
 }
 
 std::string default_manifest_path() {

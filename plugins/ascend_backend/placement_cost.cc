@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <variant>
 
+#include "cycle_model.h"
 #include "ge/sdk/error.h"
 #include "tiling_choose.h"
 
@@ -22,35 +23,6 @@ std::string fmt_cycles(double c) {
   char b[64];
   std::snprintf(b, sizeof b, "%.0f", c);
   return b;
-}
-
-/// Operations per output element of a Vector op (pools: the window).
-double vector_ops(const Node& n) {
-  const std::string op = n.op_type();
-  if (op == "Sum") return std::max<double>(1, static_cast<double>(n.num_inputs()) - 1);
-  if (op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    const Shape& x = n.input(0)->shape;
-    return x.rank() == 4 ? static_cast<double>(x[2] * x[3]) : 1.0;
-  }
-  // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element.
-  if (op == "Softmax") return 5;              // max, subtract, exp, sum, scale
-  if (op == "LayerNormalization") return 8;   // (+ Skip), sum, subtract, square, sum, rstd scale, Scale, B
-  if (op == "Gelu") return n.num_inputs() > 1 && n.input(1) ? 6 : 5;  // (+ bias), /√2, erf, +1, ·x, ·0.5
-  if (op == "FusedElementwise") {
-    const AttrValue* ops = n.attrs.find("ops");
-    return ops && std::holds_alternative<std::vector<std::string>>(*ops)
-               ? std::max<double>(1, static_cast<double>(std::get<std::vector<std::string>>(*ops).size()))
-               : 1.0;
-  }
-  if (op == "ReduceMean") {  // one output element per unit: its reduced inputs
-    const int64_t out = n.output(0)->shape.numel();
-    return out > 0 ? static_cast<double>(n.input(0)->shape.numel()) / static_cast<double>(out) : 1.0;
-  }
-  if (op == "MaxPool" || op == "AveragePool") {
-    const auto k = n.attrs.get_ints("kernel_shape");
-    return k.size() == 2 ? static_cast<double>(k[0] * k[1]) : 1.0;
-  }
-  return 1.0;
 }
 
 bool has_vector_kernel(const Node& n) {
@@ -129,7 +101,7 @@ PlacementChoice place(const Node& n, const Platform& p) {
       c.reason = std::string("aicpu: ") + e.what();
       return c;
     }
-    const double ops = vector_ops(n);
+    const double ops = vector_ops_per_element(n);  // the cycle model's table (cycle_model.h)
     const bool fp32 = n.output(0)->dtype == DataType::Float32 || n.input(0)->dtype == DataType::Float32;
     const double cycles = vector_cycles(t, ops, fp32, p);
     c.aicore_us = cycles / clock_mhz + p.get("launch.aicore_us");

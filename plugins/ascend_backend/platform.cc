@@ -21,7 +21,9 @@ const std::vector<std::string>& platform_keys() {
       "buffers.l0c",       "buffers.ub",         "bandwidth.gm_to_l1", "bandwidth.l1_to_l0a",
       "bandwidth.l1_to_l0b", "bandwidth.l1_to_ub", "bandwidth.l0c_to_ub", "bandwidth.ub_to_gm",
       "alignment.ub",      "alignment.l1",       "alignment.l0a",      "alignment.l0b",
-      "peak.fp16_tflops",  "aicpu.gflops",       "launch.aicore_us",   "launch.aicpu_us"};
+      "peak.fp16_tflops",  "aicpu.gflops",       "launch.aicore_us",   "launch.aicpu_us",
+      // Timeline constants (timeline.h; assumptions): cross-stream event latency, AI CPUs, AI CPU bandwidth.
+      "launch.event_us",   "aicpu.cores",        "aicpu.gbps"};
   return keys;
 }
 

@@ -28,7 +28,8 @@ struct Platform {
 };
 
 /// The keys every platform file must define (ai_cores, clock_ghz, cube.*, vector.fp16_lanes,
-/// buffers.*, bandwidth.*, alignment.*, peak.fp16_tflops).
+/// buffers.*, bandwidth.*, alignment.*, peak.fp16_tflops, and the placement / timing constants
+/// aicpu.* and launch.*, docs/ascend.md "Cycle model").
 const std::vector<std::string>& platform_keys();
 
 /// Reads one platform file. Errors (ge::ConfigError) name the file and the key: a missing or

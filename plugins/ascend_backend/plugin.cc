@@ -2,6 +2,7 @@
 // (a functional emulator of the AI Core and AI CPU, docs/ascend.md), its kernels, format
 // preferences, ge.Cast and the precision pass. Not in the default manifest: load it with
 // `gec ... --manifest lib/ge/plugins/ascend.toml` (plugins/ascend_backend/ascend.toml).
+#include "device_model.h"
 #include "ge/sdk/plugin.h"
 #include "kernels.h"
 #include "offline_model.h"
@@ -36,6 +37,15 @@ void register_ascend(ge::Registrar& r) {
   // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).
   r.add_pass(ge::ascend::make_tiling_pass(r.plugin_dir() + "/ascend/platforms"));
   ge::ascend::register_offline_model(r);  // plan section "ascend.om": the offline model
+  // Timing (issue 10, docs/ascend.md "Cycle model"): the schedulers estimate with the cycle
+  // model; gec run / profile show the simulated device time.
+  const std::string platforms = r.plugin_dir() + "/ascend/platforms";
+  r.add_cost_model("ascend", [platforms](const ge::OptionReader& o) -> std::shared_ptr<const ge::CostModel> {
+    return std::make_shared<ge::ascend::AscendCostModel>(ge::ascend::platform_for(platforms, o));
+  });
+  r.add_device_simulator("ascend", [platforms](const ge::Graph& g, const ge::OptionReader& o) {
+    return ge::ascend::simulate_graph(g, *ge::ascend::platform_for(platforms, g, o), true);
+  });
 }
 
 }  // namespace

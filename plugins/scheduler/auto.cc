@@ -1,5 +1,6 @@
 // plugins/scheduler/auto.cc — `auto`: runs every other scheduler on a copy of the graph, estimates
-// each result with the cost model (ge::simulate_schedule) and applies the lowest.
+// each result (ScheduleContext::estimate_ms: the backend's device simulation when it has one,
+// else the cost model through ge::simulate_schedule) and applies the lowest.
 //
 // The objective ([scheduler] objective): "latency" (default) compares the estimated latency of
 // one inference and leaves `pipeline` out (stages only pay off across requests); "throughput"
@@ -43,7 +44,7 @@ class AutoScheduler final : public Scheduler {
       cand->schedule(*trial, ctx);
       if (!check_schedule(*trial).empty()) continue;  // a broken candidate never wins
       std::vector<double> busy;
-      double ms = simulate_schedule(*trial, *ctx.cost_model, ctx.threads, &busy);
+      double ms = ctx.estimate_ms(*trial, &busy);
       if (objective == "throughput" && trial->schedule.pipeline_stages > 1)
         ms = *std::max_element(busy.begin(), busy.end()) / 1000.0;
       char buf[96];

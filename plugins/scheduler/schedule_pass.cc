@@ -4,6 +4,8 @@
 // It runs at every level (O0 too): the runtime needs a valid issue order and a stream for every
 // node, and scheduling changes no numerics. It runs before the memory stage, which computes
 // lifetimes from the issue order the scheduler chose.
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "ge/sdk/error.h"
@@ -43,6 +45,21 @@ class SchedulePass final : public Pass {
     ctx.threads = std::max(1, pctx.threads());
     RooflineCostModel fallback;
     ctx.cost_model = pctx.cost_model() ? pctx.cost_model() : &fallback;
+    // A backend that simulates its device (ge/sdk/device_sim.h) estimates whole schedules itself:
+    // its streams share the device's cores, which simulate_schedule does not know.
+    const PassContext* pc = &pctx;
+    const CostModel* cm = ctx.cost_model;
+    const int threads = ctx.threads;
+    ctx.device_estimate = [pc, cm, threads](const Graph& h, std::vector<double>* busy) {
+      const std::optional<DeviceSimulation> sim = pc->simulate_device(h);
+      if (!sim) return simulate_schedule(h, *cm, threads, busy);
+      if (busy) {
+        busy->assign(static_cast<size_t>(std::max(1, h.schedule.streams)), 0.0);
+        for (const SimulatedNode& n : sim->nodes)
+          if (n.stream >= 0 && static_cast<size_t>(n.stream) < busy->size()) (*busy)[static_cast<size_t>(n.stream)] += n.us();
+      }
+      return sim->total_us / 1000.0;
+    };
 
     const std::string name = ctx.string_option("name", "sequential");
     auto it = ctx.schedulers.find(name);
@@ -65,7 +82,7 @@ class SchedulePass final : public Pass {
       for (size_t i = 0; i < problems.size() && i < 5; ++i) all += (i ? "; " : "") + problems[i];
       throw Error("scheduler '" + name + "' produced an invalid schedule: " + all);
     }
-    g.schedule.estimated_latency_ms = simulate_schedule(g, *ctx.cost_model, ctx.threads);
+    g.schedule.estimated_latency_ms = ctx.estimate_ms(g);
     pctx.count("schedule.streams", g.schedule.streams);
     pctx.count("schedule.events", static_cast<int64_t>(g.schedule.events.size()));
     return g.nodes() != before || g.schedule.streams > 1 || g.schedule.pipeline_stages > 1;

@@ -117,6 +117,12 @@ std::string ScheduleContext::string_option(const std::string& key, const std::st
 
 int ScheduleContext::threads_per_stream(int streams) const { return std::max(1, threads / std::max(1, streams)); }
 
+double ScheduleContext::estimate_ms(const Graph& g, std::vector<double>* stream_busy_us) const {
+  if (device_estimate) return device_estimate(g, stream_busy_us);
+  if (!cost_model) throw Error("ScheduleContext: no cost model to estimate graph '" + g.name + "' with");
+  return simulate_schedule(g, *cost_model, threads, stream_busy_us);
+}
+
 // ---- events
 
 std::vector<StreamEvent> minimal_events(const Graph& g) {

@@ -2,10 +2,12 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ge/core/manifest.h"
+#include "ge/sdk/device_sim.h"
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/op_registry.h"
@@ -23,6 +25,7 @@ struct PluginInfo {
   std::vector<std::string> ops, kernels, backends, frontends, passes, fusion_rules, memory_planners, schedulers;
   std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
   std::vector<std::string> plan_sections;       ///< backend plan sections it registered (names)
+  std::vector<std::string> cost_models, device_simulators;  ///< backends whose timing models it registered
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -46,7 +49,19 @@ class Environment {
   /// Node latency estimates for schedulers and reports: the roofline model over this machine's
   /// calibration (ge/core/calibration.h), or its conservative defaults when none is cached.
   std::shared_ptr<const CostModel> cost_model;
+  /// A backend's own cost model and device simulation (Registrar::add_cost_model /
+  /// add_device_simulator, ge/sdk/device_sim.h), by backend.
+  std::map<std::string, CostModelFactory> cost_model_factories;
+  std::map<std::string, DeviceSimulatorFn> device_simulators;
   std::vector<PluginInfo> plugins;
+
+  /// Reads the manifest's options ("section.key" → TOML text), for the factories above.
+  OptionReader option_reader() const;
+  /// The cost model for graphs compiled for `backend`: the backend's own (built now from the
+  /// manifest's options) when it registered one, else `cost_model`.
+  std::shared_ptr<const CostModel> cost_model_for(const std::string& backend) const;
+  /// Simulates `g` on `backend`'s device; std::nullopt when the backend registered no simulator.
+  std::optional<DeviceSimulation> simulate_device(const std::string& backend, const Graph& g) const;
 
   /// The backend named `name`; throws ge::Error listing the registered backends, the manifest
   /// and the backend manifests beside the plugins (backend_manifests()).

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/sdk/device_sim.h"
 #include "ge/sdk/ir.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/layout.h"
@@ -79,10 +80,16 @@ class PassContext {
   /// The scheduler registered under `name`, or null; and the names of all of them.
   virtual const Scheduler* scheduler(const std::string& name) const { (void)name; return nullptr; }
   virtual std::vector<std::string> schedulers() const { return {}; }
-  /// The machine's cost model (calibrated by `gec calibrate`, else defaults); null when none.
+  /// The cost model of the backend being compiled when it registered one (Registrar::
+  /// add_cost_model, ge/sdk/device_sim.h), else the machine's (calibrated by `gec calibrate`,
+  /// else defaults); null when none.
   virtual const CostModel* cost_model() const { return nullptr; }
   /// Thread budget of one inference (`--threads`, else the manifest's, else all cores); ≥ 1.
   virtual int threads() const { return 1; }
+  /// (ABI 1.1) One inference of `g` simulated on the compiled backend's device
+  /// (Registrar::add_device_simulator, ge/sdk/device_sim.h); std::nullopt when the backend
+  /// registered no simulator (the host's backends). Throws what the simulator throws.
+  virtual std::optional<DeviceSimulation> simulate_device(const Graph& g) const { (void)g; return std::nullopt; }
 };
 
 class Pass {

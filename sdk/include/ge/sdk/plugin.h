@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "ge/sdk/device_sim.h"
 #include "ge/sdk/frontend.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/layout.h"
@@ -26,7 +27,7 @@
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 2
+#define GE_SDK_ABI_MINOR 3
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -68,6 +69,15 @@ class Registrar {
   /// Names are unique across plugins (a second one throws ge::Error). The default
   /// implementation (registrars that predate it, test registrars) ignores it.
   virtual void add_plan_section(PlanSectionDef def) {}
+  /// (ABI 1.3) `backend`'s own cost model (ge/sdk/device_sim.h): PassContext::cost_model() returns
+  /// it, built once per compilation from the manifest's options, when the graph is compiled for
+  /// `backend` (the schedulers' estimates then price that device, not the host). One per backend;
+  /// a second one throws ge::Error. The default implementation ignores it.
+  virtual void add_cost_model(const std::string& backend, CostModelFactory factory) { (void)backend, (void)factory; }
+  /// (ABI 1.3) A simulation of one inference on `backend`'s device (ge/sdk/device_sim.h), shown by
+  /// `gec run` beside the measured wall time and by `gec profile` per node. One per backend; a
+  /// second one throws ge::Error. The default implementation ignores it.
+  virtual void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) { (void)backend, (void)fn; }
 };
 
 }  // namespace ge

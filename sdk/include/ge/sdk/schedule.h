@@ -18,6 +18,7 @@
 // cost model's node time and c the event cost when n and s may land on different streams.
 // Node times come from a CostModel (ge/sdk/cost_model.h, roofline per node).
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +41,12 @@ struct ScheduleContext {
   const CostModel* cost_model = nullptr;
   /// Every registered scheduler by name (the `auto` scheduler tries the others).
   std::map<std::string, const Scheduler*> schedulers;
+  /// (ABI 1.1) Latency in ms of one inference of a scheduled graph when the backend simulates its
+  /// device (PassContext::simulate_device: AI Cores shared between streams, ge/sdk/device_sim.h);
+  /// per-stream busy µs go to the vector when given. Empty → simulate_schedule with cost_model.
+  std::function<double(const Graph& g, std::vector<double>* stream_busy_us)> device_estimate;
+  /// device_estimate when set, else simulate_schedule(g, *cost_model, threads, stream_busy_us).
+  double estimate_ms(const Graph& g, std::vector<double>* stream_busy_us = nullptr) const;
 
   /// Typed option readers. Absent → `dflt`; a value of the wrong type or out of [lo, hi] throws
   /// ge::ConfigError naming "scheduler.<key>" and what is allowed.

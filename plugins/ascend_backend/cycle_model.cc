@@ -1,0 +1,298 @@
+// plugins/ascend_backend/cycle_model.cc — the per-task cycle model (cycle_model.h, docs/ascend.md
+// "Cycle model").
+#include "cycle_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+#include <variant>
+
+#include "ge/sdk/cost_model.h"
+#include "ge/sdk/error.h"
+
+namespace ge::ascend {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round16(int64_t v) { return ceil_div(v, 16) * 16; }
+
+std::string busiest(const PipeCycles& c) {
+  std::pair<double, const char*> best{c.cube, "cube"};
+  for (auto p : {std::pair{c.vector + c.l0c_ub, "vector"}, {c.mte1, "mte1"}, {c.mte2, "mte2"}, {c.mte3, "mte3"}})
+    if (p.first > best.first) best = p;
+  return best.second;
+}
+
+void finish(TaskCycles& r, const Platform& p) {
+  r.launch = us_to_cycles(p.get("launch.aicore_us"), p);
+  size_t slow = 0;
+  for (size_t b = 0; b < r.core_cycles.size(); ++b)
+    if (r.core_cycles[b] > r.core_cycles[slow]) slow = b;
+  r.total = r.launch + (r.core_cycles.empty() ? 0 : r.core_cycles[slow]);
+  r.bound = r.core_pipes.empty() ? "launch" : busiest(r.core_pipes[slow]);
+}
+
+}  // namespace
+
+PipeCycles& PipeCycles::operator+=(const PipeCycles& o) {
+  cube += o.cube, vector += o.vector, l0c_ub += o.l0c_ub, mte1 += o.mte1, mte2 += o.mte2, mte3 += o.mte3;
+  return *this;
+}
+
+double cycles_to_us(double cycles, const Platform& p) { return cycles / (p.get("clock_ghz") * 1e3); }
+double us_to_cycles(double us, const Platform& p) { return us * p.get("clock_ghz") * 1e3; }
+
+double vector_ops_per_element(const Node& n) {
+  const std::string& op = n.op_type();
+  if (op == "Div") return 2;  // reciprocal + multiply
+  if (op == "Clip" || op == "LeakyRelu") return 2;
+  if (op == "Pow") return 3;  // exp(y · ln x)
+  if (op == "Sigmoid") return 4;  // neg, exp, add, reciprocal
+  if (op == "Erf") return 8;  // polynomial approximation
+  if (op == "Sum") return std::max<double>(1, static_cast<double>(n.inputs().size()) - 1);
+  // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element, as
+  // placement counts them (placement_cost.cc).
+  if (op == "Softmax") return 5;             // max, subtract, exp, sum, scale
+  if (op == "LayerNormalization") return 8;  // (+ Skip), sum, subtract, square, sum, rstd scale, Scale, B
+  if (op == "Gelu") return n.num_inputs() > 1 && n.input(1) ? 6 : 5;  // (+ bias), /√2, erf, +1, ·x, ·0.5
+  if (op == "FusedElementwise") {
+    const AttrValue* ops = n.attrs.find("ops");
+    return ops && std::holds_alternative<std::vector<std::string>>(*ops)
+               ? std::max<double>(1, static_cast<double>(std::get<std::vector<std::string>>(*ops).size()))
+               : 1.0;
+  }
+  if (op == "ReduceMean" && n.input(0) && n.output(0)) {  // one output element: its reduced inputs
+    const int64_t out = n.output(0)->shape.numel();
+    return out > 0 ? static_cast<double>(n.input(0)->shape.numel()) / static_cast<double>(out) : 1.0;
+  }
+  if (op == "MaxPool" || op == "AveragePool") {
+    double w = 1;
+    for (int64_t k : n.attrs.get_ints("kernel_shape", {1, 1})) w *= static_cast<double>(k);
+    return w;
+  }
+  if ((op == "GlobalAveragePool" || op == "GlobalMaxPool") && n.input(0) && n.input(0)->shape.rank() == 4) {
+    const Shape& s = n.input(0)->shape;
+    return std::max<double>(1, static_cast<double>(s[2] * s[3]));
+  }
+  return 1;
+}
+
+TaskWork task_work(const Task& t, const Node& n) {
+  TaskWork w;
+  w.op_type = t.op_type;
+  w.engine = t.engine;
+  w.tiling = t.tiling;
+  w.block_dim = t.block_dim;
+  for (const TaskOperand& o : t.outputs) w.output_bytes += static_cast<double>(o.bytes);
+  // Gather and Slice read only the rows they return from input 0 (an embedding table is not
+  // streamed whole): as many bytes as they write.
+  const bool reads_output_only = n.domain().empty() && (n.op_type() == "Gather" || n.op_type() == "Slice");
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    const double b = static_cast<double>(t.inputs[i].bytes);
+    w.input_bytes += i == 0 && reads_output_only ? std::min(b, w.output_bytes) : b;
+    if (i == 0) w.input0_bytes = b;
+  }
+  w.vector_ops = vector_ops_per_element(n);
+  w.flops = node_flops(n);
+  w.who = "node '" + t.node + "' (" + t.op_type + ")";
+  return w;
+}
+
+namespace {
+
+/// The pipes of one core as a flow shop (docs/ascend.md "Cycle model"): work items pass the
+/// stages in order; with double buffering stage s starts item i when it finished item i−1 and
+/// stage s−1 finished item i (the stages overlap, a tile costs its slowest pipe, and the first
+/// loads and the last store are the fill and drain); without it the items and stages run one
+/// after another (the sum).
+class FlowShop {
+ public:
+  FlowShop(size_t stages, bool overlap) : finish_(stages, 0), overlap_(overlap) {}
+  void item(const std::vector<double>& d) {
+    double prev = 0;
+    for (size_t s = 0; s < finish_.size(); ++s) {
+      if (overlap_) {
+        finish_[s] = std::max(finish_[s], prev) + d[s];
+        prev = finish_[s];
+      } else {
+        serial_ += d[s];
+      }
+    }
+  }
+  double makespan() const { return overlap_ ? finish_.back() : serial_; }
+
+ private:
+  std::vector<double> finish_;
+  double serial_ = 0;
+  bool overlap_;
+};
+
+}  // namespace
+
+TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p) {
+  check(t, p, w.who);
+  const double gm = p.get("bandwidth.gm_to_l1"), l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b");
+  const double l0c = p.get("bandwidth.l0c_to_ub"), out_bw = p.get("bandwidth.ub_to_gm");
+  const double lanes = p.get("vector.fp16_lanes");
+  const int64_t K16 = round16(t.K);
+  // A convolution's A operand is the im2col matrix, built on the way L1→L0A (load3d) from the
+  // feature map: global memory carries the feature map, expansion = im2col bytes / feature-map
+  // bytes (1 for MatMul). B (FRACTAL_Z / NZ weights) is loaded as stored.
+  const double a_full = static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(K16) * 2;
+  const double expansion = w.input0_bytes > 0 ? std::max(1.0, a_full / w.input0_bytes) : 1.0;
+  // Output element size in global memory (fp16 2 B, fp32 4 B; channel padding included).
+  const double out_elem =
+      std::clamp(w.output_bytes / (static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(t.N)), 1.0, 4.0);
+  // A whole-K panel stays in L1 when k_l1 covers K: the core's next tile reuses it when it shares
+  // the panel (same batch and m index for A, same batch and n index for B).
+  const bool panels_resident = t.k_l1 >= K16;
+  const int64_t mt = t.m_tiles(), nt = t.n_tiles(), tiles = t.output_tiles();
+
+  TaskCycles r;
+  r.engine = "cube";
+  r.block_dim = t.block_dim;
+  r.core_cycles.assign(static_cast<size_t>(t.block_dim), 0);
+  r.core_pipes.assign(static_cast<size_t>(t.block_dim), {});
+  std::vector<double> d(5);  // stages: MTE2, MTE1, Cube, V (L0C→UB + epilogue), MTE3
+  for (int64_t b = 0; b < t.block_dim; ++b) {
+    int64_t prev_batch = -1, prev_m = -1, prev_n = -1;
+    PipeCycles sum;
+    FlowShop shop(5, t.double_buffer);
+    for (int64_t tile = b; tile < tiles; tile += t.block_dim) {
+      const int64_t bi = tile / (mt * nt), mi = (tile / nt) % mt, ni = tile % nt;
+      const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
+      const double m16 = static_cast<double>(round16(m)), n16 = static_cast<double>(round16(n));
+      const bool reuse_a = panels_resident && bi == prev_batch && mi == prev_m;
+      const bool reuse_b = panels_resident && bi == prev_batch && ni == prev_n;
+      prev_batch = bi, prev_m = mi, prev_n = ni;
+      // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A and B into L1 at the
+      // chunk's first step; MTE1 moves the step's A and B blocks into L0A / L0B; the Cube runs
+      // ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ fractal steps; after the last step the V pipe moves the fp32 sums
+      // L0C→UB and applies one epilogue op per element, MTE3 writes the tile out.
+      for (int64_t k0 = 0; k0 < K16; k0 += t.k_tile) {
+        const double k = static_cast<double>(std::min(t.k_tile, K16 - k0));
+        d[0] = 0;
+        if (k0 % t.k_l1 == 0) {
+          const double chunk = static_cast<double>(std::min(t.k_l1, K16 - k0));
+          d[0] = ((reuse_a ? 0 : m16 * chunk * 2 / expansion) + (reuse_b ? 0 : chunk * n16 * 2)) / gm;
+        }
+        d[1] = m16 * k * 2 / l0a + k * n16 * 2 / l0b;
+        d[2] = (m16 / 16) * (n16 / 16) * (k / 16);
+        const bool last = k0 + t.k_tile >= K16;
+        const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last ? m16 * n16 / lanes : 0;
+        d[3] = l0c_ub + epilogue;
+        d[4] = last ? static_cast<double>(m * n) * out_elem / out_bw : 0;
+        shop.item(d);
+        sum.mte2 += d[0], sum.mte1 += d[1], sum.cube += d[2], sum.l0c_ub += l0c_ub, sum.vector += epilogue, sum.mte3 += d[4];
+      }
+    }
+    r.core_cycles[static_cast<size_t>(b)] = shop.makespan();
+    r.core_pipes[static_cast<size_t>(b)] = sum;
+  }
+  finish(r, p);
+  return r;
+}
+
+TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platform& p) {
+  check(t, p, w.who);
+  const double gm = p.get("bandwidth.gm_to_l1"), out_bw = p.get("bandwidth.ub_to_gm");
+  const double elements = static_cast<double>(t.units) * static_cast<double>(t.unit_elements);
+  // fp16 fills vector.fp16_lanes lanes, fp32 half as many (the 2048-bit vector unit).
+  const double elem_bytes = elements > 0 ? w.output_bytes / elements : 2;
+  const double lanes = p.get("vector.fp16_lanes") / (elem_bytes > 2.5 ? 2 : 1);
+  const double in_per_unit = w.input_bytes / static_cast<double>(t.units);
+  const double out_per_unit = w.output_bytes / static_cast<double>(t.units);
+  const int64_t tiles = t.tiles();
+
+  TaskCycles r;
+  r.engine = "vector";
+  r.block_dim = t.block_dim;
+  r.core_cycles.assign(static_cast<size_t>(t.block_dim), 0);
+  r.core_pipes.assign(static_cast<size_t>(t.block_dim), {});
+  std::vector<double> d(3);  // stages: MTE2 (global memory → UB), V, MTE3 (UB → global memory)
+  for (int64_t b = 0; b < t.block_dim; ++b) {
+    PipeCycles sum;
+    FlowShop shop(3, t.double_buffer);
+    for (int64_t tile = b; tile < tiles; tile += t.block_dim) {
+      const double u = static_cast<double>(std::min(t.tile_units, t.units - tile * t.tile_units));
+      d[0] = u * in_per_unit / gm;  // global memory → UB on MTE2, at the global-memory read rate
+      d[1] = std::ceil(u * static_cast<double>(t.unit_elements) * w.vector_ops / lanes);
+      d[2] = u * out_per_unit / out_bw;
+      shop.item(d);
+      sum.mte2 += d[0], sum.vector += d[1], sum.mte3 += d[2];
+    }
+    r.core_cycles[static_cast<size_t>(b)] = shop.makespan();
+    r.core_pipes[static_cast<size_t>(b)] = sum;
+  }
+  finish(r, p);
+  return r;
+}
+
+TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p) {
+  TaskCycles r;
+  r.engine = "aicpu";
+  r.block_dim = 1;
+  // GFLOP/s = FLOP/ns and GB/s = B/ns: ns × clock_ghz = AI Core cycles.
+  const double ns = std::max(w.flops / p.get("aicpu.gflops"), (w.input_bytes + w.output_bytes) / p.get("aicpu.gbps"));
+  r.core_cycles = {ns * p.get("clock_ghz")};
+  r.core_pipes = {PipeCycles{}};
+  r.launch = us_to_cycles(p.get("launch.aicpu_us"), p);
+  r.total = r.launch + r.core_cycles[0];
+  r.bound = w.flops / p.get("aicpu.gflops") >= (w.input_bytes + w.output_bytes) / p.get("aicpu.gbps") ? "aicpu_compute"
+                                                                                                       : "aicpu_memory";
+  return r;
+}
+
+namespace {
+
+void same_block_dim(int64_t tiling, const TaskWork& w) {
+  if (tiling != w.block_dim)
+    throw Error(w.who + ": attribute " + kAttrBlockDim + " = " + std::to_string(w.block_dim) + " but its tiling says block_dim " +
+                std::to_string(tiling));
+}
+
+TaskCycles price(const TaskWork& w, const Platform& p) {
+  if (w.engine == "cube") {
+    if (w.tiling.empty()) throw Error(w.who + ": engine cube but no attribute " + kAttrTiling + " (run the ascend_tiling pass)");
+    const CubeTiling t = decode_cube(w.tiling, w.who);
+    same_block_dim(t.block_dim, w);
+    return cube_cycles(t, w, p);
+  }
+  if (w.engine == "vector") {
+    if (w.tiling.empty()) throw Error(w.who + ": engine vector but no attribute " + kAttrTiling + " (run the ascend_tiling pass)");
+    const VectorTiling t = decode_vector(w.tiling, w.who);
+    same_block_dim(t.block_dim, w);
+    return vector_cycles(t, w, p);
+  }
+  if (w.engine == "aicpu") return aicpu_cycles(w, p);
+  throw Error(w.who + ": attribute " + kAttrEngine + " = '" + w.engine + "' (known: cube, vector, aicpu)");
+}
+
+}  // namespace
+
+TaskCycles task_cycles(const TaskWork& w, const Platform& p) {
+  // The schedulers price the same node many times (ranks, candidates): results are memoized by
+  // everything they depend on (bounded; cleared when full).
+  std::string key = p.file + "|" + w.engine + "|" + w.op_type + "|";
+  for (int64_t v : w.tiling) key += std::to_string(v) + ",";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "|%.17g|%.17g|%.17g|%.17g|%.17g|%lld", w.input_bytes, w.input0_bytes, w.output_bytes,
+                w.vector_ops, w.flops, static_cast<long long>(w.block_dim));
+  key += buf;
+  static std::mutex mu;
+  static std::unordered_map<std::string, TaskCycles> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+  }
+  TaskCycles r = price(w, p);
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() > 20000) memo.clear();
+  memo.emplace(std::move(key), r);
+  return r;
+}
+
+}  // namespace ge::ascend

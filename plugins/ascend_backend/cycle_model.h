@@ -1,0 +1,87 @@
+// plugins/ascend_backend/cycle_model.h — how many AI Core clock cycles one task of the offline
+// model takes (issue 10; every formula with its source in docs/ascend.md, "Cycle model").
+//
+// A Da Vinci core runs independent pipes that synchronize through flags (Ascend C programming
+// guide: pipes M = Cube, V = Vector, MTE1 = L1→L0A/L0B, MTE2 = global memory→L1/UB, MTE3 = UB→
+// global memory). Per tile each pipe needs:
+//   Cube (M)  ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ cycles per K-step (one 16×16×16 fractal MAC per cycle, [HC31])
+//   Vector(V) elements · ops / lanes (lanes = vector.fp16_lanes for fp16, half for fp32)
+//   path p    bytes / bandwidth.p (bytes per cycle per core)
+// With double buffering a tile costs the slowest pipe's time (the next tile's loads overlap the
+// current tile's compute), plus one pipeline fill (first loads) and drain (last store) per core;
+// without it, the sum of all pipes. Core b of block_dim runs tiles b, b + block_dim, … (tiling.h);
+// the task ends when its slowest core does. A task adds launch.aicore_us (in cycles).
+// AI CPU tasks: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core
+// cycles (× clock_ghz). The launch constants and aicpu.gflops are the ones placement uses
+// (placement_cost.h), so placement and timing price a task alike.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ge/sdk/ir.h"
+#include "platform.h"
+#include "task.h"
+#include "tiling.h"
+
+namespace ge::ascend {
+
+/// Busy cycles of one AI Core (or the whole task, summed) per pipe.
+struct PipeCycles {
+  double cube = 0;    ///< M pipe: fractal MACs
+  double vector = 0;  ///< V pipe: vector ops
+  double l0c_ub = 0;  ///< L0C→UB (a data movement the V pipe performs on the 910A)
+  double mte1 = 0;    ///< L1→L0A + L1→L0B
+  double mte2 = 0;    ///< global memory→L1 (Cube) or →UB (Vector)
+  double mte3 = 0;    ///< UB→global memory
+  double movement() const { return l0c_ub + mte1 + mte2 + mte3; }
+  PipeCycles& operator+=(const PipeCycles& o);
+};
+
+/// The priced task.
+struct TaskCycles {
+  std::string engine;                  ///< "cube", "vector", "aicpu"
+  int64_t block_dim = 1;               ///< AI Cores (kernel tasks) or 1 AI CPU
+  double launch = 0;                   ///< launch overhead (cycles)
+  std::vector<double> core_cycles;     ///< per core b < block_dim: cycles of its tiles (no launch)
+  std::vector<PipeCycles> core_pipes;  ///< per core: busy cycles per pipe
+  double total = 0;                    ///< launch + max(core_cycles): the task's duration
+  std::string bound;                   ///< the pipe with the most busy cycles on the slowest core ("cube", "mte2", …)
+};
+
+/// What the cycle model needs to know of a task besides its tiling (from the node, the task's
+/// operands). Bytes are the operands' stored sizes (device formats, padding included).
+struct TaskWork {
+  std::string op_type;                 ///< "Conv", "ge.FusedConv", "Add", …
+  std::string engine = "aicpu";        ///< attribute ascend_engine
+  std::vector<int64_t> tiling;         ///< attribute ascend_tiling
+  int64_t block_dim = 1;
+  double input_bytes = 0;              ///< all inputs
+  double input0_bytes = 0;             ///< the activation input (Cube: the feature map / matrix A)
+  double output_bytes = 0;             ///< all outputs
+  double vector_ops = 1;               ///< Vector ops per output element (vector_ops_per_element)
+  double flops = 0;                    ///< node_flops (AI CPU tasks)
+  std::string who;                     ///< node name for errors
+};
+
+/// The TaskWork of a kernel task and its node (the node supplies FLOPs and Vector op counts).
+TaskWork task_work(const Task& t, const Node& n);
+/// Vector ops per output element of a node (table in docs/ascend.md "Cycle model"): 1 for
+/// Add/Sub/Mul/Relu/Cast/TransData/Concat…, Div/Clip/LeakyRelu 2, Pow 3, Sigmoid 4, Erf 8, Sum
+/// inputs−1, Softmax 5, LayerNormalization 8, Gelu 5 (6 with bias), FusedElementwise its ops,
+/// ReduceMean and the pools the elements reduced per output element.
+double vector_ops_per_element(const Node& n);
+
+/// Prices a task; throws ge::Error naming w.who for a tiling that does not decode or does not fit
+/// the platform (tiling.h check()).
+TaskCycles task_cycles(const TaskWork& w, const Platform& p);
+/// The two engines, for tests.
+TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p);
+TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platform& p);
+TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
+
+/// Cycles ↔ µs at the platform's clock.
+double cycles_to_us(double cycles, const Platform& p);
+double us_to_cycles(double us, const Platform& p);
+
+}  // namespace ge::ascend

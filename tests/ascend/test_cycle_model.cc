@@ -1,0 +1,324 @@
+// The cycle model and the timeline (docs/ascend.md "Cycle model", "Timeline") on hand-built
+// tilings of the Ascend910A platform file: a large Cube task at its analytic Cube bound, a
+// GM-bound MatMul at its MTE2 bound, a memory-bound Vector task at its data-movement bound, two
+// streams that overlap and an event that serializes them, AI Cores shared between streams, the
+// Chrome trace's tracks, and the schedule stage's estimate = the simulated latency.
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "ascend_harness.h"
+#include "cycle_model.h"
+#include "device_model.h"
+#include "platform.h"
+#include "task.h"
+#include "tiling.h"
+#include "timeline.h"
+
+namespace ge::ascend {
+namespace {
+
+Platform p910() { return load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A"); }
+
+TaskWork matmul_work(const CubeTiling& t) {
+  TaskWork w;
+  w.op_type = "MatMul";
+  w.engine = "cube";
+  w.tiling = encode(t);
+  w.block_dim = t.block_dim;
+  w.input0_bytes = 2.0 * t.M * t.K;
+  w.input_bytes = w.input0_bytes + 2.0 * t.K * t.N;
+  w.output_bytes = 2.0 * t.M * t.N;
+  w.who = "test MatMul";
+  return w;
+}
+
+// One panel of A (256 × K) stays in L1 (k_l1 = K) and every core streams B tiles 128 wide: per
+// tile the Cube needs 16·8·(640/16) = 5120 cycles and MTE2 reads 640·128·2 B at 32 B/cycle = 5120
+// cycles — balanced (on this platform's 32 B/cycle no MatMul tiling does better: the streamed
+// tile is at most 256 wide), so the task runs at the Cube bound M·N·K / 4096 / block_dim plus
+// the first tile's A panel (10240 cycles) and the last tile's drain, amortized over 64 tiles.
+TEST(AscendCycleModel, LargeMatMulRunsAtTheCubeBound) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = 256, t.N = 262144, t.K = 640;
+  t.m_tile = 256, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 640, t.double_buffer = true, t.block_dim = 32;
+  const TaskCycles c = task_cycles(matmul_work(t), p);
+  const double bound = 256.0 * 262144 * 640 / 4096 / 32;  // 327680 cycles
+  const double cycles = c.total - c.launch;
+  std::printf("MatMul 256x262144x640 on 32 cores: %.0f cycles, Cube bound %.0f (%.1f%% over), bound by %s\n", cycles, bound,
+              100 * (cycles / bound - 1), c.bound.c_str());
+  EXPECT_GE(cycles, bound);
+  EXPECT_LE(cycles, 1.10 * bound);
+  EXPECT_EQ(c.core_pipes[0].cube, 64 * 5120.0);  // 64 tiles per core, exact
+  EXPECT_DOUBLE_EQ(c.launch, 5000);  // launch.aicore_us 5 µs at 1 GHz
+}
+
+// 1024³ on 32 cores, one 256 × 128 tile per core: no panel is reused, so MTE2 reads
+// (256 + 128)·1024·2 B = 786432 B per core at 32 B/cycle = 24576 cycles while the Cube needs
+// 8192: the platform's global-memory rate makes it MTE2-bound at 3× the Cube bound.
+TEST(AscendCycleModel, MatMul1024CubedIsBoundByGlobalMemory) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = t.N = t.K = 1024;
+  t.m_tile = 256, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 64, t.double_buffer = true, t.block_dim = 32;
+  const TaskCycles c = task_cycles(matmul_work(t), p);
+  const double cube_bound = 1024.0 * 1024 * 1024 / 4096 / 32, mte2_bound = 786432.0 / 32;
+  const double cycles = c.total - c.launch;
+  std::printf("MatMul 1024^3 on 32 cores: %.0f cycles, Cube bound %.0f, MTE2 bound %.0f, bound by %s\n", cycles, cube_bound,
+              mte2_bound, c.bound.c_str());
+  EXPECT_EQ(c.bound, "mte2");
+  EXPECT_GE(cycles, mte2_bound);
+  EXPECT_LE(cycles, 1.10 * mte2_bound);
+  EXPECT_DOUBLE_EQ(c.core_pipes[5].cube, cube_bound);
+  // Without double buffering the pipes add up.
+  t.double_buffer = false;
+  const TaskCycles s = task_cycles(matmul_work(t), p);
+  EXPECT_DOUBLE_EQ(s.core_cycles[0], s.core_pipes[0].cube + s.core_pipes[0].vector + s.core_pipes[0].movement());
+}
+
+// A 3×3 convolution's im2col A operand is 9× its feature map (load3d builds it on the way
+// L1→L0A), so with 512-row tiles (L0A: 512·32·2·2 B = 64 KiB) a tile's Cube time 32·4·144 =
+// 18432 cycles exceeds its MTE2 time (512·2304·2/9 + 2304·64·2)/32 = 17408: Cube-bound.
+TEST(AscendCycleModel, Conv3x3IsCubeBound) {
+  const Platform p = p910();
+  CubeTiling t;  // N=32, C=O=256, 14×14, 3×3: M = 32·196, K = 256·9, N = 256
+  t.M = 32 * 196, t.N = 256, t.K = 2304;
+  t.m_tile = 512, t.n_tile = 64, t.k_tile = 32, t.k_l1 = 64, t.double_buffer = true, t.block_dim = 32;
+  TaskWork w = matmul_work(t);
+  w.op_type = "Conv";
+  w.input0_bytes = 2.0 * 32 * 256 * 196;  // the NC1HWC0 fp16 feature map
+  const TaskCycles c = task_cycles(w, p);
+  // 13 m tiles × 4 n tiles = 52 tiles: core 0 takes tiles 0 and 32, both 512 rows.
+  const double per_tile = 32.0 * 4 * (2304 / 16);
+  const double cycles = c.total - c.launch;
+  std::printf("Conv 3x3 256->256 14x14 batch 32: %.0f cycles, Cube bound of the slowest core %.0f, bound by %s\n", cycles,
+              2 * per_tile, c.bound.c_str());
+  EXPECT_EQ(c.bound, "cube");
+  EXPECT_DOUBLE_EQ(c.core_pipes[0].cube, 2 * per_tile);
+  EXPECT_GE(cycles, 2 * per_tile);
+  EXPECT_LE(cycles, 1.10 * 2 * per_tile);
+}
+
+// Add of two fp16 tensors of 4 Mi elements on 32 cores: MTE2 reads 16 MiB at 32 B/cycle per core
+// = 16384 cycles per core; the Vector unit needs 4 Mi / 128 / 32 = 1024 and MTE3 4096.
+TEST(AscendCycleModel, ElementwiseAddRunsAtItsDataMovementBound) {
+  const Platform p = p910();
+  VectorTiling t;
+  t.units = 4 << 20, t.unit_elements = 1, t.ub_bytes_per_unit = 6, t.tile_units = 8192, t.double_buffer = true, t.block_dim = 32;
+  TaskWork w;
+  w.op_type = "Add", w.engine = "vector", w.tiling = encode(t), w.block_dim = 32, w.who = "test Add";
+  w.input_bytes = 2.0 * 2 * (4 << 20), w.input0_bytes = 2.0 * (4 << 20), w.output_bytes = 2.0 * (4 << 20);
+  const TaskCycles c = task_cycles(w, p);
+  const double bound = w.input_bytes / 32 / 32;  // 16384
+  const double cycles = c.total - c.launch;
+  std::printf("Add fp16 4Mi elements on 32 cores: %.0f cycles, data-movement bound %.0f, bound by %s\n", cycles, bound,
+              c.bound.c_str());
+  EXPECT_EQ(c.bound, "mte2");
+  EXPECT_GE(cycles, bound);
+  EXPECT_LE(cycles, 1.10 * bound);
+  EXPECT_DOUBLE_EQ(c.core_pipes[0].vector, 16 * 8192.0 / 128);
+}
+
+TEST(AscendCycleModel, RefusesATilingThatDoesNotFitOrDoesNotDecode) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = t.N = t.K = 1024;
+  t.m_tile = 512, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 64, t.block_dim = 1;  // L0A 128 KiB > 64 KiB
+  TaskWork w = matmul_work(t);
+  try {
+    task_cycles(w, p);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("l0a"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test MatMul"), std::string::npos) << e.what();
+  }
+  w.tiling = {9, 1};
+  EXPECT_THROW(task_cycles(w, p), Error);
+  w.engine = "tpu";
+  EXPECT_THROW(task_cycles(w, p), Error);
+}
+
+// AI CPU: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core cycles.
+TEST(AscendCycleModel, AiCpuTasksArePricedByTheirRateAndGatherReadsOnlyItsRows) {
+  const Platform p = p910();
+  TaskWork w;
+  w.op_type = "Transpose", w.engine = "aicpu", w.who = "test Transpose";
+  w.input_bytes = w.output_bytes = 4e6;  // 8 MB at 4 GB/s = 2000 µs
+  TaskCycles c = task_cycles(w, p);
+  EXPECT_DOUBLE_EQ(c.total, (2000 + 20) * 1e3);
+  EXPECT_EQ(c.bound, "aicpu_memory");
+  w.flops = 1e8;  // 100 MFLOP at 8 GFLOP/s = 12500 µs
+  c = task_cycles(w, p);
+  EXPECT_DOUBLE_EQ(c.total, (12500 + 20) * 1e3);
+  EXPECT_EQ(c.bound, "aicpu_compute");
+
+  auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %i: i64[4]
+  const %table: f32[1000,256]
+  %y: f32[4,256] = Gather(%table, %i)
+  %z: f32[1024] = Reshape(%y, _)
+  output %z
+})", "gather");
+  const Node& gather = *g->nodes()[0];
+  const TaskWork gw = task_work(node_task(gather), gather);
+  EXPECT_DOUBLE_EQ(gw.output_bytes, 4 * 256 * 4);
+  EXPECT_DOUBLE_EQ(gw.input_bytes, 4 * 256 * 4 + 4 * 8);  // the 4 rows + the indices, not the 1 MB table
+  // A view runs no kernel: 0 µs in the cost model.
+  AscendCostModel cm(std::make_shared<const Platform>(p));
+  EXPECT_EQ(cm.node_us(*g->nodes()[1], 1), 0.0);
+  EXPECT_DOUBLE_EQ(cm.node_us(gather, 1), 20 + (4 * 256 * 4 * 2 + 32) / 4e3);
+}
+
+// ---- timeline
+
+/// Two fp32 Relus on their own inputs, each a Vector task over 16 AI Cores (one 8192-element tile
+/// per core): MTE2 8192·4/32 = 1024, V 8192/64 = 128, MTE3 8192·4/64 = 512 cycles one after the
+/// other (one tile: nothing to overlap) = 1664, + launch 5 µs = 5000 → 6664 cycles per task.
+std::unique_ptr<Graph> two_relus(int64_t block_dim) {
+  auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %a: f32[131072]
+  input %b: f32[131072]
+  %x: f32[131072] = Relu(%a)
+  %y: f32[131072] = Relu(%b)
+  output %x
+  output %y
+})", "two_relus");
+  VectorTiling t;
+  t.units = 131072, t.unit_elements = 1, t.ub_bytes_per_unit = 8, t.tile_units = 131072 / block_dim, t.block_dim = block_dim;
+  int stream = 0;
+  for (Node* n : g->nodes()) {
+    n->attrs.set(kAttrEngine, std::string("vector"));
+    n->attrs.set(kAttrBlockDim, block_dim);
+    n->attrs.set(kAttrTiling, encode(t));
+    n->stream = stream++;
+  }
+  g->schedule.scheduler = "test";
+  g->schedule.streams = 2;
+  return g;
+}
+
+const TimelineTask& task_of(const Timeline& t, const std::string& node) {
+  for (const TimelineTask& k : t.kernels)
+    if (k.node == node) return k;
+  throw Error("no task " + node);
+}
+
+TEST(AscendTimeline, IndependentStreamsOverlapAndAnEventSerializesThem) {
+  const Platform p = p910();
+  auto g = two_relus(16);
+  const std::string x = g->nodes()[0]->name(), y = g->nodes()[1]->name();
+  Timeline t = simulate(*g, build_tasks(*g), p);
+  EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 6664);
+  EXPECT_DOUBLE_EQ(task_of(t, y).start, 0);  // 16 + 16 cores: both run at once
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 6664);
+  EXPECT_DOUBLE_EQ(t.latency_cycles, 6664);
+  EXPECT_EQ(task_of(t, x).units.size(), 16u);
+
+  // y waits for x: it starts when x's record is seen, + launch.event_us (0.5 µs = 500 cycles).
+  g->schedule.events.push_back(StreamEvent{x, y});
+  t = simulate(*g, build_tasks(*g), p);
+  EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 6664);
+  EXPECT_DOUBLE_EQ(task_of(t, y).start, 7164);
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 13828);
+  EXPECT_DOUBLE_EQ(t.latency_cycles, 13828);
+  ASSERT_EQ(t.events.size(), 2u);  // x's record at 6664 on stream 0, y's wait released at 7164 on stream 1
+  EXPECT_TRUE(t.events[0].record && t.events[0].stream == 0 && t.events[0].cycle == 6664);
+  EXPECT_TRUE(!t.events[1].record && t.events[1].stream == 1 && t.events[1].cycle == 7164);
+}
+
+TEST(AscendTimeline, StreamsShareTheAICores) {
+  const Platform p = p910();
+  auto g = two_relus(32);  // each task needs all 32 cores: the second waits for them
+  // One 4096-element tile per core: MTE2 512 + V 64 + MTE3 256 = 832 cycles, + launch 5000.
+  Timeline t = simulate(*g, build_tasks(*g), p);
+  const std::string x = g->nodes()[0]->name(), y = g->nodes()[1]->name();
+  EXPECT_DOUBLE_EQ(task_of(t, x).start, 0);
+  EXPECT_DOUBLE_EQ(task_of(t, x).end, 5832);
+  EXPECT_DOUBLE_EQ(task_of(t, y).start, 5832);
+  EXPECT_DOUBLE_EQ(task_of(t, y).end, 11664);
+  // Every core did the MTE2 work of both tasks: 2 × 512 busy cycles of 11664.
+  EXPECT_DOUBLE_EQ(t.core_busy[7].mte2, 1024);
+  EXPECT_NEAR(t.movement_utilization(), 2 * (512 + 256) / 11664.0, 1e-12);
+}
+
+TEST(AscendTimeline, AnEventThatIsNeverRecordedIsADeadlock) {
+  const Platform p = p910();
+  auto g = two_relus(16);
+  const std::string x = g->nodes()[0]->name(), y = g->nodes()[1]->name();
+  g->schedule.events.push_back(StreamEvent{y, x});
+  g->schedule.events.push_back(StreamEvent{x, y});
+  try {
+    simulate(*g, build_tasks(*g), p);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("deadlock"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AscendTimeline, TraceHasAStreamTrackPerStreamAndACoreTrackPerCore) {
+  const Platform p = p910();
+  auto g = two_relus(16);
+  const Timeline t = simulate(*g, build_tasks(*g), p);
+  const nlohmann::json j = nlohmann::json::parse(chrome_trace(t, "test"));
+  std::set<std::string> tracks;
+  int core_spans = 0, stream_spans = 0;
+  for (const auto& e : j.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("name") == "thread_name") tracks.insert(e.at("args").at("name").get<std::string>());
+    if (e.at("ph") == "X") (e.at("pid") == 1 ? stream_spans : core_spans)++;
+  }
+  EXPECT_TRUE(tracks.count("stream 0") && tracks.count("stream 1"));
+  for (int c = 0; c < 32; ++c) EXPECT_TRUE(tracks.count("AI Core " + std::to_string(c))) << c;
+  EXPECT_EQ(stream_spans, 2);
+  EXPECT_EQ(core_spans, 32);  // 16 cores per task
+  // Per AI Core utilization: cores 0..15 ran one task (MTE2 1024 + MTE3 512 of 6664 cycles).
+  const auto& cores = j.at("otherData").at("ai_cores");
+  ASSERT_EQ(cores.size(), 32u);
+  EXPECT_DOUBLE_EQ(cores[3].at("movement_cycles").get<double>(), 1536);
+  EXPECT_DOUBLE_EQ(cores[3].at("movement_utilization").get<double>(), 1536 / 6664.0);
+}
+
+// ---- hooks: the schedule stage estimates with the device model when compiling for ascend
+
+TEST(AscendTimeline, ScheduleEstimateIsTheSimulatedLatency) {
+  auto env = test::ascend_env("force_fp16");
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,28,28]
+  const %w: f32[32,16,3,3]
+  const %w2: f32[32,16,1,1]
+  %y: f32[1,32,28,28] = Conv(%x, %w) {pads=[1,1,1,1]}
+  %z: f32[1,32,28,28] = Conv(%x, %w2)
+  %s: f32[1,32,28,28] = Add(%y, %z)
+  %r: f32[1,32,28,28] = Relu(%s)
+  %out: f32[1,25088] = Flatten(%r) {axis=1}
+  output %out
+})";
+  for (const std::string sched : {"sequential", "auto"}) {
+    SCOPED_TRACE(sched);
+    core::apply_override(env->manifest, "scheduler.name=\"" + sched + "\"");
+    auto g = test::parse(*env, text);
+    core::CompileOptions o = core::CompileOptions::from_manifest(env->manifest);
+    o.backend = "ascend";
+    o.fail_on_pass_error = true;
+    core::compile_graph(*g, *env, o);
+    const std::optional<DeviceSimulation> sim = env->simulate_device("ascend", *g);
+    ASSERT_TRUE(sim.has_value());
+    EXPECT_GT(sim->total_us, 0);
+    EXPECT_NEAR(g->schedule.estimated_latency_ms, sim->total_us / 1000, 1e-9);
+    if (g->schedule.streams == 1) {
+      // One stream: the cost model's node times add up to the same latency.
+      const auto cm = env->cost_model_for("ascend");
+      double sum = 0;
+      for (const Node* n : g->nodes()) sum += cm->node_us(*n, 1);
+      EXPECT_NEAR(sum, sim->total_us, 1e-6 * sim->total_us);
+    }
+    if (sched == "auto") {
+      EXPECT_NE(g->schedule.reason.find("sequential"), std::string::npos) << g->schedule.reason;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ge::ascend
