@@ -10,10 +10,11 @@ import { HarnessError, GNU_TIME, nominalPeak, readJson, writeJsonAtomically } fr
 import { runLatency, printLatency } from './latency.mjs';
 import { memoryRows, printMemory, runScaling, printScaling, runConformance, printConformance } from './sections.mjs';
 import { runSchedulers, printSchedulers } from './schedulers.mjs';
+import { runAscend, printAscend, ASCEND_BATCHES } from './ascend.mjs';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(benchDir, '..');
-const SECTIONS = ['latency', 'memory', 'schedulers', 'scaling', 'conformance'];
+const SECTIONS = ['latency', 'memory', 'schedulers', 'ascend', 'scaling', 'conformance'];
 const SCALING_KINDS = ['chain', 'residual', 'wide', 'attention', 'mixed'];
 
 const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
@@ -26,6 +27,7 @@ const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
   --scaling-sizes "..."   node counts of the synthetic graphs (default "1000 10000 100000")
   --scaling-kinds "..."   ${SCALING_KINDS.join(' ')} or all (default mixed)
   --conformance-filter S  only conformance cases whose name contains S (repeatable)
+  --soc-version NAME      Ascend platform of the ascend section (default Ascend910A; plugins/ascend_backend/platforms)
   --peak-gflops X         per-core fp32 peak in GFLOP/s (default: nominal, from the CPU; see README)
   --out FILE              results file (default bench/results/latest.json; the old one becomes previous.json)
   --gec PATH              gec binary (default build/bin/gec, or \$GE_GEC)
@@ -39,7 +41,7 @@ function parseArgs(argv) {
   const o = {
     models: null, threads: [1, 2], rounds: 3, iterations: 50, sections: [...SECTIONS],
     scalingSizes: [1000, 10000, 100000], scalingKinds: ['mixed'], conformanceFilters: [],
-    peakGflops: env.GE_BENCH_PEAK_GFLOPS ? Number(env.GE_BENCH_PEAK_GFLOPS) : null, out: null,
+    peakGflops: env.GE_BENCH_PEAK_GFLOPS ? Number(env.GE_BENCH_PEAK_GFLOPS) : null, out: null, soc: 'Ascend910A',
     gec: env.GE_GEC || path.join(repoDir, 'build', 'bin', 'gec'), smoke: false, snapshot: true, ortDir: path.join(benchDir, '.cache', 'ort'),
   };
   const list = (s) => s.split(/[\s,]+/).filter(Boolean);
@@ -64,6 +66,7 @@ function parseArgs(argv) {
       case '--scaling-kinds': { const s = list(v()); o.scalingKinds = s.includes('all') ? SCALING_KINDS : s; break; }
       case '--conformance-filter': o.conformanceFilters.push(v()); smokeTouched.add('conformanceFilters'); break;
       case '--peak-gflops': o.peakGflops = Number(v()); break;
+      case '--soc-version': o.soc = v(); break;
       case '--out': o.out = path.resolve(v()); break;
       case '--gec': o.gec = path.resolve(v()); break;
       case '--ort-dir': o.ortDir = path.resolve(v()); break;
@@ -190,7 +193,8 @@ function main() {
   const baseline = readJson(latest);
   const ctx = {
     ...o, benchDir, repoDir, cacheDir, work, logs, baseline, baselinePath: baseline ? latest : null,
-    models: o.sections.includes('latency') || o.sections.includes('memory') || o.sections.includes('schedulers')
+    models: o.sections.includes('latency') || o.sections.includes('memory') || o.sections.includes('schedulers') ||
+      o.sections.includes('ascend')
       ? resolveModels(o.models, path.join(shared, 'models')) : [],
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
     gecSource: gecOrig,
@@ -241,6 +245,16 @@ function main() {
     result.schedulers = runSchedulers(ctx);
     printSchedulers(result.schedulers, say);
     failed ||= result.schedulers.some((r) => r.error);
+  }
+  if (o.sections.includes('ascend')) {
+    say();
+    say(`== ascend: simulated ${o.soc} (cycle model + timeline; no device, no peer), batches ${ASCEND_BATCHES.join(', ')}; ` +
+        'gec profile --backend ascend --simulate-only');
+    result.ascend = runAscend(ctx);
+    printAscend(result.ascend, say);
+    // Batch 1 must compile for the device; a larger batch may be refused by a model whose exported
+    // Reshape shapes fix the batch (listed as an error row, not a failure).
+    failed ||= result.ascend.some((r) => r.error && r.batch === 1);
   }
   if (o.sections.includes('scaling')) {
     say();
