@@ -57,6 +57,9 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   tol.max_rel_l2 = sub.get_option("--max-rel-l2")->as<double>();
   tol.rtol = sub.get_option("--rtol")->as<double>();
   if (sub.get_option("--atol")->count()) tol.atol = sub.get_option("--atol")->as<double>();
+  // --max-rel-l2 alone: the relative L2 error is the criterion (docs/ascend.md; models/README).
+  tol.elementwise = !sub.get_option("--max-rel-l2")->count() || sub.get_option("--rtol")->count() ||
+                    sub.get_option("--atol")->count();
 
   auto t_load = Clock::now();
   auto env = common.load_environment(model);

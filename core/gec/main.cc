@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0)->check(CLI::NonNegativeNumber);
   run->add_option("--json", "Write the report with the run figures as JSON (same as --report)")->default_str("");
   run->add_option("--seed", "Seed of random inputs")->default_val(0u);
-  run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output")->default_val(1e-5);
+  run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output; given without --rtol/--atol, the only criterion")->default_val(1e-5);
   run->add_option("--rtol", "Elementwise relative tolerance")->default_val(1e-4);
   run->add_option("--atol", "Elementwise absolute tolerance (default 1e-6 x max|ref| per output)");
   run->add_option("--requests", "Run M requests: through the schedule's pipeline stages when it has them, else back to "

@@ -35,7 +35,7 @@ Comparison compare_tensors(const Tensor& out, const Tensor& ref, const Tolerance
     c.max_abs = std::max(c.max_abs, d);
     double bound = c.atol + rtol * std::fabs(r[i]);
     double ratio = bound > 0 ? d / bound : (d > 0 ? INFINITY : 0);
-    if (d > bound) elem_ok = false;
+    if (d > bound && (exact || tol.elementwise)) elem_ok = false;
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
       c.worst_index = static_cast<int64_t>(i);

@@ -38,3 +38,19 @@ TEST(Compare, ShapeMismatchFails) {
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.message, "type mismatch: got f32[1], expected f32[2]");
 }
+
+// Large logits with one small element off by 0.1: relative L2 = 0.1 / ‖(20, 0.07, -15)‖ = 0.1 /
+// 25.0001 = 4.0e-3. With elementwise checks the small element fails (0.1 > 1e-6·20 + 1e-4·0.07);
+// with `elementwise = false` (gec run --max-rel-l2 alone) only the L2 bound decides.
+TEST(Compare, RelativeL2AloneIgnoresPerElementErrors) {
+  core::Tolerance t;
+  t.max_rel_l2 = 1e-2;
+  auto both = core::compare_tensors(floats({20.f, 0.17f, -15.f}), floats({20.f, 0.07f, -15.f}), t);
+  EXPECT_FALSE(both.ok);
+  EXPECT_NEAR(both.rel_l2, 0.1 / std::sqrt(400.0 + 0.0049 + 225.0), 1e-6);
+  t.elementwise = false;
+  auto l2 = core::compare_tensors(floats({20.f, 0.17f, -15.f}), floats({20.f, 0.07f, -15.f}), t);
+  EXPECT_TRUE(l2.ok) << l2.message;
+  t.max_rel_l2 = 1e-3;
+  EXPECT_FALSE(core::compare_tensors(floats({20.f, 0.17f, -15.f}), floats({20.f, 0.07f, -15.f}), t).ok);
+}

@@ -14,6 +14,10 @@ struct Tolerance {
   double rtol = 1e-4;
   /// When unset: 1e-6 × max|ref| of that output.
   std::optional<double> atol;
+  /// false: only the relative L2 bound decides (`gec run --max-rel-l2 X` without --rtol/--atol:
+  /// reduced-precision runs, e.g. fp16 on the Ascend backend, whose per-element errors on small
+  /// logits exceed any useful rtol while the whole output is close). Integer outputs stay exact.
+  bool elementwise = true;
 };
 
 struct Comparison {
