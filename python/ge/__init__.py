@@ -4,6 +4,7 @@ The work is done by GE's C++ core (the extension ge._ge); this file adds the con
 objects and keyword defaults. Errors raise ge.Error (a RuntimeError) carrying gec's message.
 Tutorial and the config-to-manifest table: docs/python.md.
 """
+import json
 from ._ge import (Error, UnsupportedError, InvalidGraphError, Graph, TensorInfo, Operator,
                   MemoryEstimate, Schedule, Plan, Session, Executor, Profile, OperatorTime,
                   load_onnx, load_plan, plugins, default_manifest, set_log_level)
@@ -51,14 +52,29 @@ def auto_schedule(graph, optimize_config=None, manifest=None):
     return schedule(graph, ScheduleConfig(scheduler="auto"), optimize_config, manifest)
 
 
-def generate_plan(graph, backend="cpu", manifest=None, config=None):
+def _toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError("option value %r: expected bool, number, str or a list of them" % (v,))
+
+
+def generate_plan(graph, backend="cpu", manifest=None, config=None, options=None):
     """Compiles `graph` for `backend` ("cpu", "ascend") and returns the execution plan (ge.Plan).
 
     A graph ge.optimize already compiled for that backend is serialized as it is; otherwise it is
-    compiled first with `config` (OptimizeConfig, default O2). Raises ge.Error naming an unknown
-    backend (with the registered ones) or anything the compilation refuses.
+    compiled first with `config` (OptimizeConfig, default O2) and `options`, a dict of manifest
+    keys {"SECTION.KEY": value} as `gec --set` takes them (e.g. {"ascend.precision_mode":
+    "must_keep_origin_dtype", "ascend.soc_version": "Ascend310"}). Raises ge.Error naming an
+    unknown backend (with the registered ones), an unknown key, or anything the compilation refuses.
     """
     overrides = config.overrides() if config is not None else []
+    overrides += ["%s=%s" % (k, _toml_value(v)) for k, v in (options or {}).items()]
     return _ge._generate_plan(graph, backend, manifest or "", overrides)
 
 

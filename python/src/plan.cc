@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "context.h"
+#include "ge/core/environment.h"
 #include "ge/core/plan.h"
 #include "ge/core/session.h"
 #include "ge/sdk/error.h"
@@ -19,14 +20,15 @@ struct Plan {
   std::string what;  ///< file path, or "<generated from graph 'g'>"
   std::string backend;
   std::vector<ge::TensorInfo> inputs, outputs;
+  std::string manifest;  ///< the manifest it was checked against ('' = the default)
 };
 
 /// Parses `bytes` against `env` (every check of a plan file) and fills the plan's description.
 Plan make_plan(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& what,
-               const ge::core::Environment& env) {
+               const ge::core::Environment& env, const std::string& manifest) {
   ge::core::PlanContents c = ge::core::parse_plan(bytes->data(), bytes->size(),
                                                   std::const_pointer_cast<std::vector<uint8_t>>(bytes), env, what);
-  Plan p{bytes, what, c.backend, {}, {}};
+  Plan p{bytes, what, c.backend, {}, {}, manifest};
   for (const ge::Value* v : c.graph->inputs()) p.inputs.push_back({v->name(), v->dtype, v->shape});
   for (const ge::Value* v : c.graph->outputs()) p.outputs.push_back({v->name(), v->dtype, v->shape});
   return p;
@@ -115,7 +117,13 @@ void bind_plan(py::module_& m) {
   m.def(
       "_generate_plan",
       [](const PyGraph& g, const std::string& backend, const std::string& manifest, std::vector<std::string> overrides) {
-        const std::string man = manifest.empty() ? g.manifest : manifest;
+        std::string man = manifest.empty() ? g.manifest : manifest;
+        // As `gec compile --backend NAME`: a backend the graph's manifest lacks comes from the
+        // backend's own manifest beside the plugins (<plugin dir>/NAME.toml) when there is one.
+        if (manifest.empty() && !environment(man)->backends.count(backend)) {
+          const std::string own = ge::core::backend_manifest_path(backend);
+          if (!own.empty()) man = own;
+        }
         environment(man)->backend(backend);  // an unknown backend: the registered ones, as gec says
         // A graph compiled for this backend with the same settings is serialized as it is;
         // anything else goes through the whole pipeline first (as `gec compile -o`).
@@ -131,7 +139,7 @@ void bind_plan(py::module_& m) {
           py::gil_scoped_release nogil;
           *bytes = ge::core::serialize_plan(*compiled.graph, *compiled.env, backend);
         }
-        return make_plan(bytes, "<generated from graph '" + g.graph->name + "'>", *compiled.env);
+        return make_plan(bytes, "<generated from graph '" + g.graph->name + "'>", *compiled.env, man);
       },
       py::arg("graph"), py::arg("backend"), py::arg("manifest"), py::arg("overrides"));
 
@@ -141,7 +149,17 @@ void bind_plan(py::module_& m) {
         std::ifstream in(path, std::ios::binary);
         if (!in) throw ge::Error("plan '" + path + "' cannot be opened");
         auto bytes = std::make_shared<std::vector<uint8_t>>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        return make_plan(bytes, path, *environment(manifest));
+        // As gec: without a manifest, a plan of a backend with its own manifest loads through it.
+        std::string man = manifest;
+        if (man.empty()) {
+          std::string backend;
+          try {
+            backend = ge::core::plan_backend(path);
+          } catch (const ge::Error&) {  // unreadable header: the full load below names the problem
+          }
+          man = backend.empty() ? "" : ge::core::backend_manifest_path(backend);
+        }
+        return make_plan(bytes, path, *environment(man), man);
       },
       py::arg("path"), py::arg("manifest") = "",
       "Reads a plan file and checks it (magic, version, checksum, plugins, kernels) against the "
@@ -186,7 +204,17 @@ void bind_plan(py::module_& m) {
            "manifest's [backend] threads, else all cores).")
       .def("load_plan",
            [](const SessionPy& s, const py::object& plan) {
-             auto env = environment(s.manifest);
+             // A Session without a manifest runs a plan with the plugins it was checked against
+             // (its backend's own manifest, e.g. ascend.toml, when it has one), as gec does.
+             std::string man = s.manifest;
+             if (man.empty() && py::isinstance<Plan>(plan)) man = plan.cast<const Plan&>().manifest;
+             if (man.empty() && py::isinstance<py::str>(plan)) {
+               try {
+                 man = ge::core::backend_manifest_path(ge::core::plan_backend(plan.cast<std::string>()));
+               } catch (const ge::Error&) {  // unreadable header: the full load below names the problem
+               }
+             }
+             auto env = environment(man);
              ge::PlanLoadOptions o;
              o.threads = thread_count(*env, s.threads);
              Executor e;
