@@ -120,7 +120,8 @@ PlacementChoice place(const Node& n, const Platform& p) {
     c.aicpu_us = move ? aicpu_move_us(n, p) : aicpu_us(static_cast<double>(t.units * t.unit_elements) * ops, p);
     if (c.aicore_us <= c.aicpu_us) {
       c.engine = Engine::Vector, c.vector = t;
-      c.reason = std::string(move ? "vector (data movement): " : "vector: ") + fmt_cycles(cycles) + " cycles est. (" + fmt_time(c.aicore_us) + " with launch) vs aicpu " + fmt_time(c.aicpu_us);
+      c.reason = "vector: " + fmt_cycles(cycles) + " cycles est. (" + fmt_time(c.aicore_us) + " with launch) vs aicpu " + fmt_time(c.aicpu_us) +
+                 (move ? " (data movement)" : "");
     } else {
       c.reason = "aicpu: est. " + fmt_time(c.aicpu_us) + " vs vector " + fmt_time(c.aicore_us) + " (launch-bound)";
     }
