@@ -10,6 +10,7 @@
 
 #include "ascend_harness.h"
 #include <random>
+#include "task.h"
 #include "tiling.h"
 
 namespace ge::ascend {
@@ -169,6 +170,45 @@ TEST_F(AscendMoveKernels, StoredTilingAndCorruptionRefused) {
     EXPECT_NE(msg.find("'" + t->name() + "'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("corrupted tiling: units = 71"), std::string::npos) << msg;
   }
+}
+
+// The channel shuffle's Reshapes are views: the memory plan aliases them, the offline model's
+// task list holds no task for them (CANN emits none), one per other node; a Reshape that is a
+// graph output is a copy and keeps its (AI CPU) task.
+TEST_F(AscendMoveKernels, ViewsHaveNoTask) {
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,24,5,7]
+  const %s5: i64[5] = [2,2,12,5,7]
+  const %s4: i64[4] = [2,24,5,7]
+  const %s2: i64[2] = [2,840]
+  %a: f32[2,24,5,7] = Relu(%x)
+  %r: f32[2,2,12,5,7] = Reshape(%a, %s5)
+  %t: f32[2,12,2,5,7] = Transpose(%r) {perm=[0,2,1,3,4]}
+  %y: f32[2,24,5,7] = Reshape(%t, %s4)
+  %out: f32[2,24,5,7] = Relu(%y)
+  %flat: f32[2,840] = Reshape(%out, %s2)
+  output %flat
+})";
+  auto r = test::compile_and_run(test::parse(*asc_, text), *asc_, "ascend", inputs(*test::parse(*asc_, text), {}));
+  EXPECT_EQ(r.counters["ascend.placement.final.view"], 2);
+  EXPECT_EQ(r.counters["ascend.placement.final.aicpu"], 1);  // the graph-output Reshape: a copy
+  int views = 0;
+  for (const Node* n : r.graph->nodes())
+    if (n->op_type() == "Reshape" && is_view_node(*n)) {
+      ++views;
+      EXPECT_EQ(n->output(0)->arena_offset, n->input(0)->arena_offset);
+    }
+  EXPECT_EQ(views, 2);
+  const std::vector<Task> tasks = build_tasks(*r.graph);
+  size_t kernels = 0;
+  for (const Task& t : tasks) {
+    if (t.kind != Task::Kind::Kernel) continue;
+    ++kernels;
+    const Node* n = r.graph->find_node(t.node);
+    ASSERT_NE(n, nullptr);
+    EXPECT_FALSE(is_view_node(*n)) << t.node;
+  }
+  EXPECT_EQ(kernels, r.graph->num_nodes() - 2);
 }
 
 TEST_F(AscendMoveKernels, GatherIndexOutOfRangeFailsNamingTheNode) {
