@@ -10,6 +10,8 @@
 
 #include "ascend_harness.h"
 #include <random>
+#include "placement_cost.h"
+#include "platform.h"
 #include "task.h"
 #include "tiling.h"
 
@@ -209,6 +211,43 @@ TEST_F(AscendMoveKernels, ViewsHaveNoTask) {
     EXPECT_FALSE(is_view_node(*n)) << t.node;
   }
   EXPECT_EQ(kernels, r.graph->num_nodes() - 2);
+}
+
+// The cost rule for data movement: bert's head Transpose [1,128,4,64] fp32 moves 2 × 128 KiB;
+// the AI CPU at 4 GB/s takes 65.5 µs + 20 µs launch = 85.5 µs, the AI Core a few cycles + 5 µs.
+// With a (hypothetical) 1 ms AI Core launch the AI CPU wins. A blocked input and int64 data
+// (shape arithmetic) stay on the AI CPU with the reason.
+TEST_F(AscendMoveKernels, PlacementByBytesAndTheAiCpuCases) {
+  auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,128,4,64]
+  input %s: i64[4]
+  input %i: i64[1]
+  %y: f32[1,4,128,64] = Transpose(%x) {perm=[0,2,1,3]}
+  %n: i64[1] = Gather(%s, %i) {axis=0}
+  output %y
+  output %n
+})", "place");
+  Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  const Node& tr = *g->nodes()[0];
+  const PlacementChoice c = place(tr, p);
+  EXPECT_EQ(c.engine, Engine::Vector) << c.reason;
+  EXPECT_DOUBLE_EQ(c.aicpu_us, 20 + 2 * 128 * 4 * 64 * 4 / 4e3);
+  EXPECT_LT(c.aicore_us, 6.0);
+  ASSERT_TRUE(c.vector.has_value());
+  EXPECT_EQ(c.vector->units, 512);
+  EXPECT_EQ(c.vector->ub_bytes_per_unit, 256 + 256);
+  const PlacementChoice i64 = place(*g->nodes()[1], p);
+  EXPECT_EQ(i64.engine, Engine::AiCpu);
+  EXPECT_NE(i64.reason.find("non-float input"), std::string::npos) << i64.reason;
+  g->nodes()[0]->input(0)->format = Format::NC1HWC0;
+  const PlacementChoice blocked = place(tr, p);
+  EXPECT_EQ(blocked.engine, Engine::AiCpu);
+  EXPECT_NE(blocked.reason.find("NC1HWC0 (the data-movement kernels read plain layouts)"), std::string::npos) << blocked.reason;
+  g->nodes()[0]->input(0)->format = Format::NCHW;
+  p.numbers["launch.aicore_us"].value = 1000;
+  const PlacementChoice slow = place(tr, p);
+  EXPECT_EQ(slow.engine, Engine::AiCpu);
+  EXPECT_NE(slow.reason.find("(launch-bound)"), std::string::npos) << slow.reason;
 }
 
 TEST_F(AscendMoveKernels, GatherIndexOutOfRangeFailsNamingTheNode) {
