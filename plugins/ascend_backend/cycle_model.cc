@@ -46,6 +46,8 @@ double us_to_cycles(double us, const Platform& p) { return us * p.get("clock_ghz
 
 double vector_ops_per_element(const Node& n) {
   const std::string& op = n.op_type();
+  // Transpose, Slice, Gather only move data (MTE2 in, MTE3 out; move_ops.h): no Vector op.
+  if (n.domain().empty() && (op == "Transpose" || op == "Slice" || op == "Gather")) return 0;
   if (op == "Div") return 2;  // reciprocal + multiply
   if (op == "Clip" || op == "LeakyRelu") return 2;
   if (op == "Pow") return 3;  // exp(y · ln x)

@@ -69,7 +69,8 @@ TaskWork task_work(const Task& t, const Node& n);
 /// Vector ops per output element of a node (table in docs/ascend.md "Cycle model"): 1 for
 /// Add/Sub/Mul/Relu/Cast/TransData/Concat…, Div/Clip/LeakyRelu 2, Pow 3, Sigmoid 4, Erf 8, Sum
 /// inputs−1, Softmax 5, LayerNormalization 8, Gelu 5 (6 with bias), FusedElementwise its ops,
-/// ReduceMean and the pools the elements reduced per output element.
+/// ReduceMean and the pools the elements reduced per output element; 0 for the data-movement ops
+/// Transpose, Slice, Gather (their cost is their bytes on MTE2 / MTE3).
 double vector_ops_per_element(const Node& n);
 
 /// Prices a task; throws ge::Error naming w.who for a tiling that does not decode or does not fit

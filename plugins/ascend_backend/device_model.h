@@ -20,7 +20,7 @@ std::shared_ptr<const Platform> platform_for(const std::string& dir, const Optio
 std::shared_ptr<const Platform> platform_for(const std::string& dir, const Graph& g, const OptionReader& option);
 
 /// Prices one node as the task it becomes (cycle_model.h): µs = task cycles / clock; views
-/// (op_class "view": no kernel runs) cost 0; event_us = launch.event_us. Ignores
+/// (task.h is_view_node: no task) cost 0; event_us = launch.event_us. Ignores
 /// `threads` (the device's parallelism is block_dim, in the node's tiling).
 class AscendCostModel final : public CostModel {
  public:

@@ -12,6 +12,6 @@ void register_data_kernels(Registrar& r);    // ge.TransData ge.Cast Concat (dat
 void register_row_kernels(Registrar& r);     // Softmax ReduceMean ge.LayerNormalization (vector_rows.cc)
 void register_fused_vector_kernels(Registrar& r);  // ge.Gelu ge.FusedElementwise (vector_fused.cc)
 void register_aicpu_kernels(Registrar& r);   // Flatten Reshape Squeeze Unsqueeze Identity Dropout
-void register_aicpu_tensor_kernels(Registrar& r);  // Transpose Slice Gather (aicpu_tensor_kernels.cc)
+void register_move_kernels(Registrar& r);     // Transpose Slice Gather on the AI Core or AI CPU (move_kernels.cc)
 
 }  // namespace ge::ascend

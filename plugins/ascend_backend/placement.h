@@ -1,7 +1,8 @@
 // plugins/ascend_backend/placement.h — where a node runs on the device: the AI Core's Cube
 // (Conv, ge.FusedConv, MatMul, Gemm, ge.FusedMatMul on fp16), its Vector unit (elementwise,
 // pooling, Concat, Softmax, ReduceMean, the fused LayerNorm / Gelu / elementwise ops, TransData,
-// Cast on fp16 or fp32), or the AI CPU (everything else, and Cube ops on fp32 — the
+// Cast on fp16 or fp32; its MTE / Vector pipes move the data of Transpose, Slice, Gather —
+// move_ops.h), or the AI CPU (everything else, and Cube ops on fp32 — the
 // Cube multiplies fp16 / int8 only). Kernels report it in impl_name() ("aicore:cube:Conv"), the
 // precision pass counts it ("ascend.placement.*").
 #pragma once

@@ -7,6 +7,7 @@
 
 #include "cycle_model.h"
 #include "ge/sdk/error.h"
+#include "move_ops.h"
 #include "tiling_choose.h"
 
 namespace ge::ascend {
@@ -26,7 +27,7 @@ std::string fmt_cycles(double c) {
 }
 
 bool has_vector_kernel(const Node& n) {
-  return is_vector_op(n) || (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast"));
+  return is_vector_op(n) || is_move_op(n) || (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast"));
 }
 
 }  // namespace
@@ -50,6 +51,16 @@ double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, c
 }
 
 double aicpu_us(double flops, const Platform& p) { return flops / (p.get("aicpu.gflops") * 1e3) + p.get("launch.aicpu_us"); }
+
+double aicpu_move_us(const Node& n, const Platform& p) {
+  double out = 0, in = 0;
+  for (const Value* v : n.outputs())
+    if (v) out += static_cast<double>(v->nbytes());
+  const bool reads_output_only = n.op_type() == "Gather" || n.op_type() == "Slice";  // as task_work (cycle_model.cc)
+  for (size_t i = 0; i < n.num_inputs(); ++i)
+    if (const Value* v = n.input(i)) in += i == 0 && reads_output_only ? std::min(static_cast<double>(v->nbytes()), out) : static_cast<double>(v->nbytes());
+  return (in + out) / (p.get("aicpu.gbps") * 1e3) + p.get("launch.aicpu_us");
+}
 
 PlacementChoice place(const Node& n, const Platform& p) {
   PlacementChoice c;
@@ -105,10 +116,12 @@ PlacementChoice place(const Node& n, const Platform& p) {
     const bool fp32 = n.output(0)->dtype == DataType::Float32 || n.input(0)->dtype == DataType::Float32;
     const double cycles = vector_cycles(t, ops, fp32, p);
     c.aicore_us = cycles / clock_mhz + p.get("launch.aicore_us");
-    c.aicpu_us = aicpu_us(static_cast<double>(t.units * t.unit_elements) * ops, p);
+    const bool move = is_move_op(n);
+    c.aicpu_us = move ? aicpu_move_us(n, p) : aicpu_us(static_cast<double>(t.units * t.unit_elements) * ops, p);
     if (c.aicore_us <= c.aicpu_us) {
       c.engine = Engine::Vector, c.vector = t;
-      c.reason = "vector: " + fmt_cycles(cycles) + " cycles est. (" + fmt_time(c.aicore_us) + " with launch) vs aicpu " + fmt_time(c.aicpu_us);
+      c.reason = "vector: " + fmt_cycles(cycles) + " cycles est. (" + fmt_time(c.aicore_us) + " with launch) vs aicpu " + fmt_time(c.aicpu_us) +
+                 (move ? " (data movement)" : "");
     } else {
       c.reason = "aicpu: est. " + fmt_time(c.aicpu_us) + " vs vector " + fmt_time(c.aicore_us) + " (launch-bound)";
     }

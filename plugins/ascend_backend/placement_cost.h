@@ -11,7 +11,10 @@
 //           per UB tile; lanes = vector.fp16_lanes (half of it for fp32), ops = elements · op count
 //           (pools: window size per output element; Softmax 5, LayerNorm 8, Gelu 5 (+1 bias),
 //           FusedElementwise its instruction count, ReduceMean the reduced elements per output).
-// AI CPU: FLOPs / aicpu.gflops + launch.aicpu_us (Cube ops 2·batch·M·N·K, Vector ops as above).
+//           Transpose / Slice / Gather (move_ops.h): ops = 0 (only the UB tile's bytes count).
+// AI CPU: FLOPs / aicpu.gflops + launch.aicpu_us (Cube ops 2·batch·M·N·K, Vector ops as above);
+//         Transpose / Slice / Gather: bytes read and written / aicpu.gbps + launch.aicpu_us
+//         (Slice and Gather read as many bytes of input 0 as they write), as the cycle model.
 // The numbers aicpu.gflops and launch.* are assumptions marked in platforms/*.toml.
 #pragma once
 #include <optional>
@@ -38,5 +41,7 @@ PlacementChoice place(const Node& n, const Platform& p);
 double cube_cycles(const CubeTiling& t, const Platform& p);
 double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, const Platform& p);
 double aicpu_us(double flops, const Platform& p);
+/// The AI CPU estimate of a data-movement op (move_ops.h): its bytes at aicpu.gbps, with launch.
+double aicpu_move_us(const Node& n, const Platform& p);
 
 }  // namespace ge::ascend

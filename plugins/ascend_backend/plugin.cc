@@ -31,7 +31,7 @@ void register_ascend(ge::Registrar& r) {
   ge::ascend::register_fused_vector_kernels(r);
   ge::ascend::register_data_kernels(r);
   ge::ascend::register_aicpu_kernels(r);
-  ge::ascend::register_aicpu_tensor_kernels(r);
+  ge::ascend::register_move_kernels(r);
   ge::ascend::register_preferences(r);
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
   // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).

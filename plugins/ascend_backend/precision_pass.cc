@@ -16,7 +16,7 @@
 // ascend.precision.fp16_ops, ascend.precision.fp32.<why> (candidates kept in fp32, by reason) and
 // one ascend.precision.kept.<node>:<why> per node kept by keep_dtype, the black list or the
 // overflow check, ascend.overflow_check.* (when it runs), ascend.placement.{aicore.cube,
-// aicore.vector,aicpu} and ascend.placement.aicpu.<op>, ascend.ai_cores (of the soc_version).
+// aicore.vector,aicpu,view} (view: task.h is_view_node, no task) and ascend.placement.aicpu.<op>, ascend.ai_cores (of the soc_version).
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -28,6 +28,7 @@
 #include "ge/sdk/error.h"
 #include "overflow_check.h"
 #include "placement.h"
+#include "task.h"
 #include "platform.h"
 #include "precision.h"
 #include "precision_lists.h"
@@ -168,6 +169,10 @@ class PrecisionPass : public Pass {
       changed = lower_to_fp16(g, ctx, plan.fp16);
     }
     for (const Node* n : g.nodes()) {
+      if (is_view_node(*n)) {  // no task (task.h): counted apart from the AI CPU
+        ctx.count("ascend.placement.view");
+        continue;
+      }
       const Engine e = engine_for(*n);
       ctx.count(e == Engine::Cube ? "ascend.placement.aicore.cube"
                 : e == Engine::Vector ? "ascend.placement.aicore.vector"

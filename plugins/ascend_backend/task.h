@@ -34,9 +34,18 @@ struct Task {
   int event = -1;
 };
 
+/// A node that runs no kernel (CANN emits no task for it): an op that only reinterprets its input
+/// (ge::op_class "view": Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout) whose output is
+/// the input's bytes — same size, neither a graph input nor a graph output, and, once the memory
+/// plan ran (Graph::arena_bytes > 0), at the input's arena offset (as the runtime's own view test,
+/// core/src/runtime.cc). Before the memory plan (placement, the schedulers) the plan is assumed to
+/// alias it. Any other node of those ops copies its bytes on the AI CPU (a kernel task).
+bool is_view_node(const Node& n);
+
 /// The task list of `g`: per node in graph order, the EventWait tasks of events whose
-/// wait_before is that node, its Kernel task, then the EventRecord tasks of events whose
-/// record_after is that node. Throws ge::Error when an event names no node.
+/// wait_before is that node, its Kernel task (none for a view, is_view_node), then the
+/// EventRecord tasks of events whose record_after is that node. Throws ge::Error when an event
+/// names no node.
 std::vector<Task> build_tasks(const Graph& g);
 
 std::string task_kind_name(Task::Kind k);  ///< "kernel", "event_record", "event_wait"

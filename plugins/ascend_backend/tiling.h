@@ -62,7 +62,8 @@ struct CubeTiling {
 /// tile_units at a time. A unit is what the op's kernel defines (elementwise, Cast, Concat and
 /// TransData: one block of unit_elements = 16 output elements of the output's storage, padding
 /// included — one 32-byte UB block of fp16; pools: one output row of OW·C0 elements with its input
-/// window rows; vector_problem() in tiling_choose.h is the definition). ub_bytes_per_unit counts the unit's inputs, outputs and
+/// window rows; Transpose / Slice / Gather: one output row of the innermost output dim with its
+/// gathered input, move_ops.h; vector_problem() in tiling_choose.h is the definition). ub_bytes_per_unit counts the unit's inputs, outputs and
 /// temporaries in UB, each rounded up to the UB alignment (32 B) per unit. With double_buffer two
 /// tiles are resident. Tiles are contiguous ranges of units; AI Core b of block_dim takes tiles
 /// b, b + block_dim, …

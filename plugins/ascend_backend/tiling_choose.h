@@ -34,6 +34,12 @@ bool is_row_vector_op(const Node& n);
 /// tiling_problem_rows.cc for the UB bytes per unit. vector_problem() dispatches to it.
 std::optional<VectorTiling> row_vector_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
 
+/// Transpose, Slice, Gather (move_ops.h, tiling_problem_move.cc): one unit = one output row of the
+/// innermost output dim; UB per unit: the gathered input (a unit-stride row rounded up to 32 B,
+/// + one block when rows may start unaligned; one 32-byte block per element for a strided row),
+/// Gather's indices, the output row. Plain layouts, float data only. vector_problem() dispatches.
+std::optional<VectorTiling> move_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
+
 /// The Cube tiling rule (double buffering always on), for a problem from cube_problem:
 ///  * candidates: every (m_tile, n_tile), multiples of 16 up to ⌈M/16⌉·16 and ⌈N/16⌉·16, whose
 ///    double-buffered fp32 L0C tile fits; for each, k_tile = the largest multiple of 16 (≤ K rounded

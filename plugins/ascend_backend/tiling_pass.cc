@@ -5,7 +5,8 @@
 //   ascend_engine "cube" | "vector" | "aicpu", ascend_block_dim, ascend_tiling (AI Core only),
 //   ascend_reason, and ascend_soc_version (the platform the tiling was checked against; the
 //   kernels re-check it at load).
-// Report counters: ascend.placement.final.{aicore.cube,aicore.vector,aicpu} (after layout) and
+// Report counters: ascend.placement.final.{aicore.cube,aicore.vector,aicpu,view} (after layout;
+// view: task.h is_view_node, stored as engine aicpu — the copy kernel if not aliased) and
 // one ascend.placement.node.<node>:<engine> per node (value: the chosen engine's estimated time
 // in ns, launch included; AI CPU-only ops: the launch alone); the reason itself is the node's
 // ascend_reason attribute.
@@ -16,6 +17,7 @@
 #include "ge/sdk/error.h"
 #include "placement_cost.h"
 #include "platform.h"
+#include "task.h"
 #include "tiling.h"
 
 namespace ge::ascend {
@@ -59,7 +61,10 @@ class TilingPass : public Pass {
       n->attrs.set(kAttrBlockDim, block_dim);
       n->attrs.set(kAttrReason, c.reason);
       n->attrs.set(kAttrSoc, soc);
-      ctx.count(engine == "cube" ? "ascend.placement.final.aicore.cube"
+      const bool view = is_view_node(*n);  // no task once the memory plan aliases it (task.h)
+      if (view) n->attrs.set(kAttrReason, "aicpu: a view, no task (its output is its input's bytes); an AI CPU copy if the memory plan does not alias it");
+      ctx.count(view ? "ascend.placement.final.view"
+                : engine == "cube" ? "ascend.placement.final.aicore.cube"
                 : engine == "vector" ? "ascend.placement.final.aicore.vector"
                                      : "ascend.placement.final.aicpu");
       const double us = engine == "aicpu" ? c.aicpu_us : c.aicore_us;

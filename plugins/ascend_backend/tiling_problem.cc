@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ge/sdk/layout.h"
+#include "move_ops.h"
 #include "tiling_choose.h"
 
 namespace ge::ascend {
@@ -70,6 +71,7 @@ std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std:
   static const std::set<std::string> elementwise{"Add", "Sub",  "Mul", "Div",     "Pow",       "Sum",  "Relu",
                                                  "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat"};
   static const std::set<std::string> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+  if (is_move_op(n)) return move_problem(n, ub_align, why);
   if (is_row_vector_op(n)) {
     for (const Value* v : n.inputs())
       if (v && !dtype_is_float(v->dtype) && !(n.op_type() == "ReduceMean" && v == n.input(1)))

@@ -158,16 +158,26 @@ TEST(AscendCycleModel, AiCpuTasksArePricedByTheirRateAndGatherReadsOnlyItsRows) 
   const %table: f32[1000,256]
   %y: f32[4,256] = Gather(%table, %i)
   %z: f32[1024] = Reshape(%y, _)
-  output %z
+  %r: f32[1024] = Relu(%z)
+  output %r
 })", "gather");
   const Node& gather = *g->nodes()[0];
   const TaskWork gw = task_work(node_task(gather), gather);
   EXPECT_DOUBLE_EQ(gw.output_bytes, 4 * 256 * 4);
   EXPECT_DOUBLE_EQ(gw.input_bytes, 4 * 256 * 4 + 4 * 8);  // the 4 rows + the indices, not the 1 MB table
-  // A view runs no kernel: 0 µs in the cost model.
+  // A view runs no kernel (task.h is_view_node: not a graph output, the memory plan will alias it):
+  // 0 µs in the cost model; as a graph output it is a copy task priced by its bytes.
   AscendCostModel cm(std::make_shared<const Platform>(p));
   EXPECT_EQ(cm.node_us(*g->nodes()[1], 1), 0.0);
   EXPECT_DOUBLE_EQ(cm.node_us(gather, 1), 20 + (4 * 256 * 4 * 2 + 32) / 4e3);
+  EXPECT_TRUE(is_view_node(*g->nodes()[1]));
+  auto g2 = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %y: f32[4,256]
+  %z: f32[1024] = Reshape(%y, _)
+  output %z
+})", "graph_output_reshape");
+  EXPECT_FALSE(is_view_node(*g2->nodes()[0]));
+  EXPECT_DOUBLE_EQ(cm.node_us(*g2->nodes()[0], 1), 20 + 4 * 256 * 4 * 2 / 4e3);
 }
 
 // ---- timeline

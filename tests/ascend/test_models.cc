@@ -48,11 +48,13 @@ test::Run run_model(const fs::path& model, const std::string& mode, double bound
   double e = 0;
   for (size_t i = 0; i < std::min(r.outputs.size(), want.size()); ++i) e = std::max(e, test::rel_l2(r.outputs[i], want[i]));
   auto c = [&](const std::string& k) { return r.counters.count(k) ? r.counters.at(k) : 0; };
-  std::printf("%-22s %-22s%s rel L2 %.3e  emulator %5.0f ms  AI Core cube %3lld vector %3lld  AI CPU %3lld  "
-              "casts to_fp16 %lld to_fp32 %lld constants %lld\n",
+  std::printf("%-22s %-22s%s rel L2 %.3e  emulator %5.0f ms  AI Core cube %3lld vector %3lld  AI CPU %3lld  views %3lld  "
+              "casts to_fp16 %lld to_fp32 %lld constants %lld  | final (after layout) cube %lld vector %lld AI CPU %lld views %lld\n",
               label(model).c_str(), mode.c_str(), note.c_str(), e, r.run_ms, (long long)c("ascend.placement.aicore.cube"),
-              (long long)c("ascend.placement.aicore.vector"), (long long)c("ascend.placement.aicpu"),
-              (long long)c("ascend.casts.to_fp16"), (long long)c("ascend.casts.to_fp32"), (long long)c("ascend.casts.constants"));
+              (long long)c("ascend.placement.aicore.vector"), (long long)c("ascend.placement.aicpu"), (long long)c("ascend.placement.view"),
+              (long long)c("ascend.casts.to_fp16"), (long long)c("ascend.casts.to_fp32"), (long long)c("ascend.casts.constants"),
+              (long long)c("ascend.placement.final.aicore.cube"), (long long)c("ascend.placement.final.aicore.vector"),
+              (long long)c("ascend.placement.final.aicpu"), (long long)c("ascend.placement.final.view"));
   EXPECT_LE(e, bound) << label(model) << " " << mode;
   if (mode != "must_keep_origin_dtype") EXPECT_GT(e, 1e-5) << "it really computed in fp16";
   else EXPECT_EQ(c("ascend.casts.to_fp16") + c("ascend.casts.to_fp32"), 0);
