@@ -72,7 +72,7 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
     for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
       if (o == CubeOrder::NM && (t.m_tiles() == 1 || t.n_tiles() == 1)) break;  // same walk as MN
       t.order = o;
-      cands.push_back({t, cycles_lower_bound(t, work, p)});
+      cands.push_back({t, cycles_lower_bound(t, work, p) + us_to_cycles(p.get("launch.aicore_us"), p)});
     }
   };
   for (int64_t n_tile = 16; n_tile <= n_max; n_tile += 16)
@@ -124,10 +124,13 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
   std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
   TaskWork w = work;
   w.who = who;
+  const double launch = us_to_cycles(p.get("launch.aicore_us"), p);
   const CubeTiling* best = nullptr;
   double best_cycles = 0;
   for (const Candidate& c : cands) {
     if (best && c.bound > best_cycles * (1 + 1e-9)) break;
+    // Core 0 first (it has the most tiles): a tight lower bound at 1/block_dim of the walk.
+    if (best && cube_core_cycles(c.t, w, p, 0) + launch > best_cycles * (1 + 1e-9)) continue;
     const double cycles = cube_cycles(c.t, w, p).total;
     if (!best || cycles < best_cycles || (cycles == best_cycles && preferred(c.t, *best))) best = &c.t, best_cycles = cycles;
   }
