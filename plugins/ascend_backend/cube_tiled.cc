@@ -11,11 +11,14 @@ namespace ge::ascend {
 void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index) {
   const int64_t M = t.M, N = t.N, K = t.K;
   std::vector<float> l0c(static_cast<size_t>(t.m_tile * t.n_tile)), part(static_cast<size_t>(t.n_tile));
-  for (int64_t mi = 0; mi < t.m_tiles(); ++mi)
-    for (int64_t ni = 0; ni < t.n_tiles(); ++ni) {
-      // This tile is tile (batch_index·m_tiles + mi)·n_tiles + ni of the task, on AI Core
-      // tile mod block_dim; cores are independent, so executing tiles in index order gives the
-      // same result as any interleaving.
+  const int64_t per_batch = t.m_tiles() * t.n_tiles();
+  for (int64_t r = 0; r < per_batch; ++r) {
+      // This is tile batch_index·m_tiles·n_tiles + r of the task in its stored order (MN or NM,
+      // tiling.h), on AI Core tile mod block_dim; cores are independent and each element's K
+      // order is the same in every tile order, so executing tiles in index order gives the same
+      // result as any interleaving.
+      int64_t bi, mi, ni;
+      t.tile_indices(batch_index * per_batch + r, bi, mi, ni);
       const int64_t m0 = mi * t.m_tile, m1 = std::min(M, m0 + t.m_tile);
       const int64_t n0 = ni * t.n_tile, n1 = std::min(N, n0 + t.n_tile), nw = n1 - n0;
       for (int64_t m = m0; m < m1; ++m)  // L0C starts at the bias
@@ -44,7 +47,6 @@ void cube_batch_tiles(const float* A, const float* B, const float* init, float* 
       for (int64_t m = m0; m < m1; ++m)  // write-out of the L0C tile
         std::copy(l0c.begin() + (m - m0) * t.n_tile, l0c.begin() + (m - m0) * t.n_tile + nw, C + m * N + n0);
     }
-  (void)batch_index;
 }
 
 std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,

@@ -123,6 +123,32 @@ class FlowShop {
       }
     }
   }
+  /// `r` identical items at once: the same finish times as r calls of item(d). Stage s of the
+  /// last item ends at max over j ≤ s of (finish_j + Σ_{t=j..s} d_t + (r−1)·max_{t=j..s} d_t) —
+  /// the longest path through the (item, stage) grid puts the r−1 extra cells on the slowest
+  /// stage it crosses (the classic permutation flow shop recurrence, unrolled).
+  void items(const std::vector<double>& d, int64_t r) {
+    if (r <= 0) return;
+    if (r == 1 || !overlap_ || finish_.size() > 8) {
+      if (!overlap_) {
+        for (double v : d) serial_ += v * static_cast<double>(r);
+      } else {
+        for (int64_t i = 0; i < r; ++i) item(d);
+      }
+      return;
+    }
+    const double extra = static_cast<double>(r - 1);
+    double next[8];  // at most 5 stages (Cube tasks)
+    for (size_t s = 0; s < finish_.size(); ++s) {
+      double best = 0, sum = 0, mx = 0;
+      for (size_t j = s + 1; j-- > 0;) {
+        sum += d[j], mx = std::max(mx, d[j]);
+        best = std::max(best, finish_[j] + sum + extra * mx);
+      }
+      next[s] = best;
+    }
+    std::copy(next, next + finish_.size(), finish_.begin());
+  }
   double makespan() const { return overlap_ ? finish_.back() : serial_; }
 
  private:
@@ -133,8 +159,11 @@ class FlowShop {
 
 }  // namespace
 
-TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p) {
-  check(t, p, w.who);
+namespace {
+
+/// One core's walk of a Cube task (core b of block_dim): its tiles' K-steps through the pipes.
+/// Returns the core's makespan; `sum` gets its busy cycles per pipe.
+double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t b, PipeCycles& sum) {
   const double gm = p.get("bandwidth.gm_to_l1"), l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b");
   const double l0c = p.get("bandwidth.l0c_to_ub"), out_bw = p.get("bandwidth.ub_to_gm");
   const double lanes = p.get("vector.fp16_lanes");
@@ -150,49 +179,71 @@ TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p
   // A whole-K panel stays in L1 when k_l1 covers K: the core's next tile reuses it when it shares
   // the panel (same batch and m index for A, same batch and n index for B).
   const bool panels_resident = t.k_l1 >= K16;
-  const int64_t mt = t.m_tiles(), nt = t.n_tiles(), tiles = t.output_tiles();
+  const int64_t tiles = t.output_tiles();
+  const int64_t steps = ceil_div(K16, t.k_tile), per_chunk = t.k_l1 / t.k_tile;
+  std::vector<double> d(5);  // stages: MTE2, MTE1, Cube, V (L0C→UB + epilogue), MTE3
+  int64_t prev_batch = -1, prev_m = -1, prev_n = -1;
+  FlowShop shop(5, t.double_buffer);
+  for (int64_t tile = b; tile < tiles; tile += t.block_dim) {
+    int64_t bi, mi, ni;
+    t.tile_indices(tile, bi, mi, ni);
+    const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
+    const double m16 = static_cast<double>(round16(m)), n16 = static_cast<double>(round16(n));
+    const bool reuse_a = panels_resident && bi == prev_batch && mi == prev_m;
+    const bool reuse_b = panels_resident && bi == prev_batch && ni == prev_n;
+    prev_batch = bi, prev_m = mi, prev_n = ni;
+    // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A and B into L1 at the
+    // chunk's first step; MTE1 moves the step's A and B blocks into L0A / L0B; the Cube runs
+    // ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ fractal steps; after the last step the V pipe moves the fp32 sums
+    // L0C→UB and applies one epilogue op per element, MTE3 writes the tile out. The steps in
+    // the middle of a chunk are identical: they pass the flow shop as one run.
+    auto step = [&](int64_t s, int64_t count) {
+      const int64_t k0 = s * t.k_tile;
+      const double k = static_cast<double>(std::min(t.k_tile, K16 - k0));
+      d[0] = 0;
+      if (s % per_chunk == 0) {
+        const double chunk = static_cast<double>(std::min(t.k_l1, K16 - k0));
+        d[0] = ((reuse_a ? 0 : m16 * chunk * 2 / expansion) + (reuse_b ? 0 : chunk * n16 * 2)) / gm;
+      }
+      d[1] = m16 * k * 2 / l0a + k * n16 * 2 / l0b;
+      d[2] = (m16 / 16) * (n16 / 16) * (k / 16);
+      const bool last = s == steps - 1;
+      const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last ? m16 * n16 / lanes : 0;
+      d[3] = l0c_ub + epilogue;
+      d[4] = last ? static_cast<double>(m * n) * out_elem / out_bw : 0;
+      shop.items(d, count);
+      const double c = static_cast<double>(count);
+      sum.mte2 += d[0] * c, sum.mte1 += d[1] * c, sum.cube += d[2] * c, sum.l0c_ub += l0c_ub * c, sum.vector += epilogue * c;
+      sum.mte3 += d[4] * c;
+    };
+    for (int64_t s0 = 0; s0 < steps; s0 += per_chunk) {
+      const int64_t s1 = std::min(steps, s0 + per_chunk);
+      step(s0, 1);                                        // the chunk's first step (MTE2)
+      const int64_t mid_end = s1 == steps ? s1 - 1 : s1;  // the tile's last step is its own item
+      if (mid_end > s0 + 1) step(s0 + 1, mid_end - s0 - 1);
+      if (s1 == steps && s1 - 1 > s0) step(s1 - 1, 1);
+    }
+  }
+  return shop.makespan();
+}
 
+}  // namespace
+
+double cube_core_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t core) {
+  check(t, p, w.who);
+  PipeCycles sum;
+  return core >= 0 && core < t.block_dim ? cube_core(t, w, p, core, sum) : 0;
+}
+
+TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p) {
+  check(t, p, w.who);
   TaskCycles r;
   r.engine = "cube";
   r.block_dim = t.block_dim;
   r.core_cycles.assign(static_cast<size_t>(t.block_dim), 0);
   r.core_pipes.assign(static_cast<size_t>(t.block_dim), {});
-  std::vector<double> d(5);  // stages: MTE2, MTE1, Cube, V (L0C→UB + epilogue), MTE3
-  for (int64_t b = 0; b < t.block_dim; ++b) {
-    int64_t prev_batch = -1, prev_m = -1, prev_n = -1;
-    PipeCycles sum;
-    FlowShop shop(5, t.double_buffer);
-    for (int64_t tile = b; tile < tiles; tile += t.block_dim) {
-      const int64_t bi = tile / (mt * nt), mi = (tile / nt) % mt, ni = tile % nt;
-      const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
-      const double m16 = static_cast<double>(round16(m)), n16 = static_cast<double>(round16(n));
-      const bool reuse_a = panels_resident && bi == prev_batch && mi == prev_m;
-      const bool reuse_b = panels_resident && bi == prev_batch && ni == prev_n;
-      prev_batch = bi, prev_m = mi, prev_n = ni;
-      // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A and B into L1 at the
-      // chunk's first step; MTE1 moves the step's A and B blocks into L0A / L0B; the Cube runs
-      // ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ fractal steps; after the last step the V pipe moves the fp32 sums
-      // L0C→UB and applies one epilogue op per element, MTE3 writes the tile out.
-      for (int64_t k0 = 0; k0 < K16; k0 += t.k_tile) {
-        const double k = static_cast<double>(std::min(t.k_tile, K16 - k0));
-        d[0] = 0;
-        if (k0 % t.k_l1 == 0) {
-          const double chunk = static_cast<double>(std::min(t.k_l1, K16 - k0));
-          d[0] = ((reuse_a ? 0 : m16 * chunk * 2 / expansion) + (reuse_b ? 0 : chunk * n16 * 2)) / gm;
-        }
-        d[1] = m16 * k * 2 / l0a + k * n16 * 2 / l0b;
-        d[2] = (m16 / 16) * (n16 / 16) * (k / 16);
-        const bool last = k0 + t.k_tile >= K16;
-        const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last ? m16 * n16 / lanes : 0;
-        d[3] = l0c_ub + epilogue;
-        d[4] = last ? static_cast<double>(m * n) * out_elem / out_bw : 0;
-        shop.item(d);
-        sum.mte2 += d[0], sum.mte1 += d[1], sum.cube += d[2], sum.l0c_ub += l0c_ub, sum.vector += epilogue, sum.mte3 += d[4];
-      }
-    }
-    r.core_cycles[static_cast<size_t>(b)] = shop.makespan();
-    r.core_pipes[static_cast<size_t>(b)] = sum;
-  }
+  for (int64_t b = 0; b < t.block_dim; ++b)
+    r.core_cycles[static_cast<size_t>(b)] = cube_core(t, w, p, b, r.core_pipes[static_cast<size_t>(b)]);
   finish(r, p);
   return r;
 }

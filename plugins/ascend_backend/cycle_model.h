@@ -79,6 +79,10 @@ TaskCycles task_cycles(const TaskWork& w, const Platform& p);
 /// The two engines, for tests.
 TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p);
 TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platform& p);
+/// The cycles of one core `core` of a Cube task (its makespan, no launch): the task's cycles
+/// without launch are the maximum over its cores, so this is a lower bound the tiling chooser
+/// prunes with (core 0 has the most tiles).
+double cube_core_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t core);
 TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
 
 /// Cycles ↔ µs at the platform's clock.

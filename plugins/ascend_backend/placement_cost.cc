@@ -32,16 +32,6 @@ bool has_vector_kernel(const Node& n) {
 
 }  // namespace
 
-double cube_cycles(const CubeTiling& t, const Platform& p) {
-  const double macs = p.get("cube.fp16_m") * p.get("cube.fp16_n") * p.get("cube.fp16_k");
-  const double kp = static_cast<double>(t.k_steps() * t.k_tile);
-  const double compute = static_cast<double>(t.m_tile * t.n_tile) * kp / macs;
-  const double load = static_cast<double>(t.m_tile + t.n_tile) * kp * 2 / p.get("bandwidth.gm_to_l1");
-  const double write = static_cast<double>(t.m_tile * t.n_tile) * 2 / p.get("bandwidth.ub_to_gm");
-  const double waves = std::ceil(static_cast<double>(t.output_tiles()) / static_cast<double>(t.block_dim));
-  return waves * (std::max(compute, load) + write);
-}
-
 double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, const Platform& p) {
   const double lanes = p.get("vector.fp16_lanes") / (fp32 ? 2 : 1);
   const double compute = std::ceil(static_cast<double>(t.tile_units * t.unit_elements) * ops_per_element / lanes);
@@ -80,14 +70,22 @@ PlacementChoice place(const Node& n, const Platform& p) {
       c.reason = "aicpu: the Cube kernel cannot tile it (" + why + ")";
       return c;
     }
+    // The task's operand sizes as the cycle model will see them (task_work of device_model.h).
+    TaskWork w;
+    w.op_type = op, w.engine = "cube", w.who = "node '" + n.name() + "'";
+    w.input0_bytes = static_cast<double>(n.input(0)->nbytes());
+    for (const Value* v : n.outputs())
+      if (v) w.output_bytes += static_cast<double>(v->nbytes());
     CubeTiling t;
     try {
-      t = choose_cube_tiling(*prob, p, "node '" + n.name() + "'");
+      t = choose_cube_tiling(*prob, w, p, w.who);
     } catch (const Error& e) {
       c.reason = std::string("aicpu: ") + e.what();
       return c;
     }
-    const double cycles = cube_cycles(t, p);
+    w.tiling = encode(t), w.block_dim = t.block_dim;
+    const TaskCycles tc = cube_cycles(t, w, p);  // the cycle model's price (launch separate)
+    const double cycles = tc.total - tc.launch;
     c.aicore_us = cycles / clock_mhz + p.get("launch.aicore_us");
     c.aicpu_us = aicpu_us(2.0 * static_cast<double>(t.batch * t.M) * static_cast<double>(t.N * t.K), p);
     if (c.aicore_us <= c.aicpu_us) {

@@ -3,10 +3,9 @@
 // AI Core kernel cannot tile → AI CPU), then the AI Core estimate against the AI CPU estimate.
 //
 // AI Core (per task, cycles at the platform's clock, plus launch.aicore_us):
-//   Cube:   ⌈tiles / block_dim⌉ · ( max(compute, load) + write ), per output tile
-//           compute = m_tile·n_tile·K' / (cube.fp16_m·cube.fp16_n·cube.fp16_k)  (K' = K padded to k_tile)
-//           load    = (m_tile + n_tile)·K'·2 B / bandwidth.gm_to_l1   (double buffering overlaps it)
-//           write   = m_tile·n_tile·2 B / bandwidth.ub_to_gm
+//   Cube:   the cycle model's price of the chosen tiling (cube_cycles of cycle_model.h: the
+//           slowest core's pipes as a flow shop), the tiling being the one with the fewest such
+//           cycles (choose_cube_tiling, tiling_choose.h)
 //   Vector: ⌈tiles / block_dim⌉ · max(⌈ops / lanes⌉, tile_units·ub_bytes_per_unit / bandwidth.gm_to_l1)
 //           per UB tile; lanes = vector.fp16_lanes (half of it for fp32), ops = elements · op count
 //           (pools: window size per output element; Softmax 5, LayerNorm 8, Gelu 5 (+1 bias),
@@ -37,8 +36,7 @@ struct PlacementChoice {
 /// Chooses the engine and, for AI Core, the tiling of `n` on `p`.
 PlacementChoice place(const Node& n, const Platform& p);
 
-/// The estimates above (cycles without launch; microseconds with launch).
-double cube_cycles(const CubeTiling& t, const Platform& p);
+/// The Vector and AI CPU estimates above (cycles without launch; microseconds with launch).
 double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, const Platform& p);
 double aicpu_us(double flops, const Platform& p);
 /// The AI CPU estimate of a data-movement op (move_ops.h): its bytes at aicpu.gbps, with launch.

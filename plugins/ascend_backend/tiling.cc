@@ -8,16 +8,18 @@
 namespace ge::ascend {
 namespace {
 
-constexpr int64_t kCube = 1, kVector = 2, kVersion = 1;
+constexpr int64_t kCube = 1, kVector = 2;
+constexpr int64_t kCubeVersion = 2, kVectorVersion = 1;  // cube version 1 (no order field) is still read
 
 void expect(const std::vector<int64_t>& v, int64_t kind, size_t len, const std::string& who) {
   const char* name = kind == kCube ? "cube" : "vector";
   if (v.size() < 2 || v[0] != kind)
     throw Error(who + ": attribute " + kAttrTiling + " is not a " + name + " tiling (kind " +
                 (v.empty() ? std::string("missing") : std::to_string(v[0])) + ")");
-  if (v[1] != kVersion)
+  const bool known = kind == kCube ? v[1] == 1 || v[1] == kCubeVersion : v[1] == kVectorVersion;
+  if (!known)
     throw Error(who + ": attribute " + kAttrTiling + " has version " + std::to_string(v[1]) + "; this plugin reads version " +
-                std::to_string(kVersion));
+                (kind == kCube ? std::string("1 and 2") : std::to_string(kVectorVersion)));
   if (v.size() != len)
     throw Error(who + ": attribute " + kAttrTiling + " has " + std::to_string(v.size()) + " values; a " + name + " tiling has " +
                 std::to_string(len));
@@ -45,21 +47,26 @@ void block_dim_ok(int64_t block_dim, int64_t tiles, const Platform& p, const std
 }  // namespace
 
 std::vector<int64_t> encode(const CubeTiling& t) {
-  return {kCube, kVersion, t.batch, t.M, t.N, t.K, t.m_tile, t.n_tile, t.k_tile, t.k_l1, t.double_buffer ? 1 : 0, t.block_dim};
+  return {kCube, kCubeVersion, t.batch, t.M, t.N, t.K, t.m_tile, t.n_tile, t.k_tile, t.k_l1, t.double_buffer ? 1 : 0, t.block_dim,
+          static_cast<int64_t>(t.order)};
 }
 
 std::vector<int64_t> encode(const VectorTiling& t) {
-  return {kVector, kVersion, t.units, t.unit_elements, t.ub_bytes_per_unit, t.tile_units, t.double_buffer ? 1 : 0, t.block_dim};
+  return {kVector, kVectorVersion, t.units, t.unit_elements, t.ub_bytes_per_unit, t.tile_units, t.double_buffer ? 1 : 0, t.block_dim};
 }
 
 CubeTiling decode_cube(const std::vector<int64_t>& v, const std::string& who) {
-  expect(v, kCube, 12, who);
+  expect(v, kCube, v.size() >= 2 && v[1] == 1 ? 12 : 13, who);
   CubeTiling t;
   t.batch = v[2], t.M = v[3], t.N = v[4], t.K = v[5];
   t.m_tile = v[6], t.n_tile = v[7], t.k_tile = v[8], t.k_l1 = v[9];
   if (v[10] != 0 && v[10] != 1) throw Error(who + ": tiling field double_buffer = " + std::to_string(v[10]) + " must be 0 or 1");
   t.double_buffer = v[10] == 1;
   t.block_dim = v[11];
+  if (v.size() == 13) {
+    if (v[12] != 0 && v[12] != 1) throw Error(who + ": tiling field order = " + std::to_string(v[12]) + " must be 0 (MN) or 1 (NM)");
+    t.order = static_cast<CubeOrder>(v[12]);
+  }
   return t;
 }
 

@@ -38,14 +38,21 @@ inline constexpr const char* kAttrSoc = "ascend_soc_version";
 /// element); the m_tile × n_tile fp32 partial sums stay in L0C (4 B) until K is done. A and B are
 /// staged in L1 k_l1 elements of K at a time (k_l1 a multiple of k_tile). With double_buffer every
 /// buffer holds two tiles (load of the next overlaps compute of the current), so the capacities
-/// below count twice. Output tiles are ordered batch-major, then M, then N; AI Core b of
-/// block_dim takes tiles b, b + block_dim, b + 2·block_dim, …
+/// below count twice. Output tiles are ordered batch-major, then (order MN) M, then N — or (order
+/// NM) N, then M; AI Core b of block_dim takes tiles b, b + block_dim, b + 2·block_dim, … The
+/// order decides which operand panel a core's consecutive tiles share (MN: the A rows when
+/// n_tiles > block_dim, or the B columns when n_tiles divides block_dim; NM: the B (weight)
+/// columns when m_tiles > block_dim), i.e. which panel can stay resident in L1 (cycle_model.h);
+/// it does not change any element's K-accumulation order, hence not the results.
+enum class CubeOrder : int64_t { MN = 0, NM = 1 };
+
 struct CubeTiling {
   int64_t batch = 1, M = 0, N = 0, K = 0;   ///< the problem (elements)
   int64_t m_tile = 16, n_tile = 16, k_tile = 16;  ///< L0 tile (elements, multiples of 16)
   int64_t k_l1 = 16;                        ///< K elements staged in L1 per load (multiple of k_tile)
   bool double_buffer = true;
   int64_t block_dim = 1;                    ///< 1 ≤ block_dim ≤ min(ai_cores, output tiles)
+  CubeOrder order = CubeOrder::MN;          ///< output tile order (encoding version 2; version 1 is MN)
 
   int64_t m_tiles() const { return (M + m_tile - 1) / m_tile; }
   int64_t n_tiles() const { return (N + n_tile - 1) / n_tile; }
@@ -56,6 +63,13 @@ struct CubeTiling {
   int64_t l0b_bytes() const { return k_tile * n_tile * 2 * (double_buffer ? 2 : 1); }
   int64_t l0c_bytes() const { return m_tile * n_tile * 4 * (double_buffer ? 2 : 1); }
   int64_t l1_bytes() const { return (m_tile + n_tile) * k_l1 * 2 * (double_buffer ? 2 : 1); }
+  /// Output tile `tile` (0 ≤ tile < output_tiles()) as batch, m and n tile indices in `order`.
+  void tile_indices(int64_t tile, int64_t& bi, int64_t& mi, int64_t& ni) const {
+    const int64_t mt = m_tiles(), nt = n_tiles(), r = tile % (mt * nt);
+    bi = tile / (mt * nt);
+    if (order == CubeOrder::NM) mi = r % mt, ni = r / mt;
+    else mi = r / nt, ni = r % nt;
+  }
 };
 
 /// A Vector task as `units` independent work units processed through the Unified Buffer
@@ -80,7 +94,9 @@ struct VectorTiling {
 };
 
 /// Attribute encodings (versioned; the first two ints are kind and version):
-///   cube:   [1, 1, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
+///   cube:   [1, 2, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
+///           (order 0 = MN, 1 = NM); version 1 — the same without order, read as order MN — is
+///           still decoded (plans and offline models written before the order existed)
 ///   vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
 std::vector<int64_t> encode(const CubeTiling& t);
 std::vector<int64_t> encode(const VectorTiling& t);

@@ -1,10 +1,14 @@
 // plugins/ascend_backend/tiling_choose.cc — the tiling rules of tiling_choose.h: the Cube tiling
-// with the smallest estimated time among those that fit L0A/L0B/L0C/L1 double-buffered, and
-// the Vector tiling with the largest UB tile that still gives every AI Core work.
+// with the fewest cycles of the cycle model (cycle_model.h) among those that fit
+// L0A/L0B/L0C/L1 double-buffered, and the Vector tiling with the largest UB tile that still gives
+// every AI Core work.
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
 
+#include "cycle_model.h"
 #include "ge/sdk/error.h"
-#include "placement_cost.h"
 #include "tiling_choose.h"
 
 namespace ge::ascend {
@@ -13,16 +17,64 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
-}  // namespace
+/// A lower bound of cube_cycles(t) without the launch: the task's slowest core is busy at least
+/// the average over its cores of every pipe's total (Cube, MTE1, V, MTE3 exact; MTE2 at least
+/// the smaller of a tile's A and B panels per tile when panels may stay resident, else both).
+double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const Platform& p) {
+  const double gm = p.get("bandwidth.gm_to_l1"), l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b");
+  const double l0c = p.get("bandwidth.l0c_to_ub"), out_bw = p.get("bandwidth.ub_to_gm"), lanes = p.get("vector.fp16_lanes");
+  const double batch = static_cast<double>(t.batch), K16 = static_cast<double>(round_up(t.K, 16));
+  const double M16 = static_cast<double>(round_up(t.M, 16)), N16 = static_cast<double>(round_up(t.N, 16));
+  const double mt = static_cast<double>(t.m_tiles()), nt = static_cast<double>(t.n_tiles());
+  const double a_full = batch * static_cast<double>(t.M) * K16 * 2;
+  const double e = w.input0_bytes > 0 ? std::max(1.0, a_full / w.input0_bytes) : 1.0;
+  const double out_elem = std::clamp(w.output_bytes / (batch * static_cast<double>(t.M) * static_cast<double>(t.N)), 1.0, 4.0);
+  const double cube = batch * (M16 / 16) * (N16 / 16) * (K16 / 16);
+  const double mte1 = batch * K16 * 2 * (nt * M16 / l0a + mt * N16 / l0b);
+  const double v = batch * M16 * N16 * (4 / l0c + 1 / lanes);
+  const double mte3 = batch * static_cast<double>(t.M) * static_cast<double>(t.N) * out_elem / out_bw;
+  // MTE2: sizes of the full and the last (partial) m and n tiles, rounded to 16.
+  const double mf = static_cast<double>(t.m_tile), ml = static_cast<double>(round_up(t.M - (t.m_tiles() - 1) * t.m_tile, 16));
+  const double nf = static_cast<double>(t.n_tile), nl = static_cast<double>(round_up(t.N - (t.n_tiles() - 1) * t.n_tile, 16));
+  const bool resident = t.k_l1 >= round_up(t.K, 16);
+  auto tile = [&](double m, double n) {
+    const double a = m * K16 * 2 / e, b = K16 * n * 2;
+    return (resident ? std::min(a, b) : a + b) / gm;
+  };
+  const double mte2 = batch * ((mt - 1) * (nt - 1) * tile(mf, nf) + (mt - 1) * tile(mf, nl) + (nt - 1) * tile(ml, nf) + tile(ml, nl));
+  return std::max({cube, mte1, v, mte3, mte2}) / static_cast<double>(t.block_dim);
+}
 
-CubeTiling choose_cube_tiling(const CubeTiling& problem, const Platform& p, const std::string& who) {
+struct Candidate {
+  CubeTiling t;
+  double bound = 0;
+};
+
+/// Prefer `a` over `b` at equal cycles: the larger tile, then the larger n_tile, the larger
+/// k_l1 and k_tile, then order MN.
+bool preferred(const CubeTiling& a, const CubeTiling& b) {
+  const int64_t aa = a.m_tile * a.n_tile, ba = b.m_tile * b.n_tile;
+  if (aa != ba) return aa > ba;
+  if (a.n_tile != b.n_tile) return a.n_tile > b.n_tile;
+  if (a.k_l1 != b.k_l1) return a.k_l1 > b.k_l1;
+  if (a.k_tile != b.k_tile) return a.k_tile > b.k_tile;
+  return a.order == CubeOrder::MN && b.order != CubeOrder::MN;
+}
+
+CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who) {
   const int64_t cores = p.get_int("ai_cores");
   const int64_t l0a = p.get_int("buffers.l0a"), l0b = p.get_int("buffers.l0b");
   const int64_t l0c = p.get_int("buffers.l0c"), l1 = p.get_int("buffers.l1");
   const int64_t m_max = round_up(problem.M, 16), n_max = round_up(problem.N, 16), k_max = round_up(problem.K, 16);
-  bool found = false;
-  CubeTiling best = problem;
-  double best_work = 0;
+  std::vector<Candidate> cands;
+  auto add = [&](CubeTiling t) {
+    t.block_dim = std::min(cores, t.output_tiles());
+    for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
+      if (o == CubeOrder::NM && (t.m_tiles() == 1 || t.n_tiles() == 1)) break;  // same walk as MN
+      t.order = o;
+      cands.push_back({t, cycles_lower_bound(t, work, p) + us_to_cycles(p.get("launch.aicore_us"), p)});
+    }
+  };
   for (int64_t n_tile = 16; n_tile <= n_max; n_tile += 16)
     for (int64_t m_tile = 16; m_tile <= m_max; m_tile += 16) {
       CubeTiling t = problem;
@@ -30,39 +82,93 @@ CubeTiling choose_cube_tiling(const CubeTiling& problem, const Platform& p, cons
       t.m_tile = m_tile, t.n_tile = n_tile;
       if (t.l0c_bytes() > l0c) break;  // grows with m_tile
       // k_tile: the largest multiple of 16 whose A and B tiles fit L0A / L0B (and one step fits L1).
-      t.k_tile = 0;
+      int64_t k_fit = 0;
       for (int64_t k = k_max; k >= 16; k -= 16) {
         CubeTiling c = t;
         c.k_tile = c.k_l1 = k;
         if (c.l0a_bytes() <= l0a && c.l0b_bytes() <= l0b && c.l1_bytes() <= l1) {
-          t.k_tile = k;
+          k_fit = k;
           break;
         }
       }
-      if (t.k_tile == 0) continue;
-      // k_l1: the largest multiple of k_tile (up to K rounded to k_tile) whose panels fit L1.
-      const int64_t steps_max = ceil_div(k_max, t.k_tile);
-      t.k_l1 = t.k_tile;
-      for (int64_t s = steps_max; s >= 1; --s) {
+      if (k_fit == 0) continue;
+      // (1) k_l1: the largest multiple of k_tile (up to K rounded to k_tile) whose panels fit L1.
+      t.k_tile = k_fit;
+      t.k_l1 = k_fit;
+      for (int64_t s = ceil_div(k_max, k_fit); s >= 1; --s) {
         CubeTiling c = t;
-        c.k_l1 = s * t.k_tile;
+        c.k_l1 = s * k_fit;
         if (c.l1_bytes() <= l1) {
           t.k_l1 = c.k_l1;
           break;
         }
       }
-      t.block_dim = std::min(cores, t.output_tiles());
-      const double work = cube_cycles(t, p);
-      const int64_t area = m_tile * n_tile, best_area = best.m_tile * best.n_tile;
-      if (!found || work < best_work || (work == best_work && (area > best_area || (area == best_area && n_tile > best.n_tile)))) {
-        best = t, best_work = work, found = true;
+      add(t);
+      // (2) the whole K in L1 (panels resident across a core's tiles, cycle_model.h) when it fits
+      // but K rounded up to k_fit does not: the largest k_tile ≤ k_fit dividing K₁₆.
+      if (t.k_l1 < k_max && (m_tile + n_tile) * k_max * 2 * 2 <= l1) {
+        CubeTiling r = t;
+        for (int64_t k = k_fit; k >= 16; k -= 16)
+          if (k_max % k == 0) {
+            r.k_tile = k;
+            break;
+          }
+        r.k_l1 = k_max;
+        add(r);
       }
     }
-  if (!found)
+  if (cands.empty())
     throw Error(who + ": no Cube tiling fits " + p.name + "'s buffers (not even 16 x 16 x 16 double-buffered)");
-  best.block_dim = std::min(cores, best.output_tiles());
-  check(best, p, who);
-  return best;
+  // Price the candidates with the cycle model, most promising first; stop when the lower bound
+  // of the rest exceeds the best price found.
+  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+  TaskWork w = work;
+  w.who = who;
+  const double launch = us_to_cycles(p.get("launch.aicore_us"), p);
+  const CubeTiling* best = nullptr;
+  double best_cycles = 0;
+  for (const Candidate& c : cands) {
+    if (best && c.bound > best_cycles * (1 + 1e-9)) break;
+    // Core 0 first (it has the most tiles): a tight lower bound at 1/block_dim of the walk.
+    if (best && cube_core_cycles(c.t, w, p, 0) + launch > best_cycles * (1 + 1e-9)) continue;
+    const double cycles = cube_cycles(c.t, w, p).total;
+    if (!best || cycles < best_cycles || (cycles == best_cycles && preferred(c.t, *best))) best = &c.t, best_cycles = cycles;
+  }
+  check(*best, p, who);
+  return *best;
+}
+
+}  // namespace
+
+CubeTiling choose_cube_tiling(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who) {
+  // Networks repeat their layer shapes: memoized by everything the choice depends on.
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "|%lld,%lld,%lld,%lld|%.17g|%.17g", static_cast<long long>(problem.batch),
+                static_cast<long long>(problem.M), static_cast<long long>(problem.N), static_cast<long long>(problem.K),
+                work.input0_bytes, work.output_bytes);
+  std::string key = p.file + "|" + p.name + buf;
+  for (const auto& [name, number] : p.numbers) key += "|" + name + "=" + std::to_string(number.value);  // a test may edit them
+  static std::mutex mu;
+  static std::unordered_map<std::string, CubeTiling> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+  }
+  const CubeTiling t = choose(problem, work, p, who);
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() > 4096) memo.clear();
+  memo.emplace(key, t);
+  return t;
+}
+
+CubeTiling choose_cube_tiling(const CubeTiling& problem, const Platform& p, const std::string& who) {
+  TaskWork w;
+  w.op_type = "MatMul";
+  w.engine = "cube";
+  w.input0_bytes = 2.0 * static_cast<double>(problem.batch * problem.M * problem.K);
+  w.output_bytes = 2.0 * static_cast<double>(problem.batch * problem.M * problem.N);
+  return choose_cube_tiling(problem, w, p, who);
 }
 
 VectorTiling choose_vector_tiling(const VectorTiling& problem, const Platform& p, const std::string& who) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cycle_model.h"
 #include "ge/sdk/ir.h"
 #include "platform.h"
 #include "tiling.h"
@@ -40,18 +41,24 @@ std::optional<VectorTiling> row_vector_problem(const Node& n, int64_t ub_align, 
 /// Gather's indices, the output row. Plain layouts, float data only. vector_problem() dispatches.
 std::optional<VectorTiling> move_problem(const Node& n, int64_t ub_align, std::string* why = nullptr);
 
-/// The Cube tiling rule (double buffering always on), for a problem from cube_problem:
+/// The Cube tiling rule (double buffering always on), for a problem from cube_problem and the
+/// task's operand sizes (`work`: input0_bytes and output_bytes, as task_work() gives them; the
+/// cycle model prices with them):
 ///  * candidates: every (m_tile, n_tile), multiples of 16 up to ⌈M/16⌉·16 and ⌈N/16⌉·16, whose
 ///    double-buffered fp32 L0C tile fits; for each, k_tile = the largest multiple of 16 (≤ K rounded
 ///    up to 16) whose double-buffered L0A and L0B tiles fit, and k_l1 = the largest multiple of
-///    k_tile (≤ K rounded up to k_tile) whose double-buffered A and B panels fit L1;
-///  * choose the candidate with the smallest estimated task time, cube_cycles() of placement_cost.h:
-///    ⌈tiles / block_dim⌉ · (max(Cube compute, GM→L1 operand load) + write-out) — small tiles
-///    spread over all cores but reload A and B per tile, large tiles reuse them but leave cores
-///    idle; the estimate weighs both with the platform's rates. Ties go to the larger tile, then
-///    the larger n_tile;
-///  * block_dim = min(ai_cores, output tiles).
+///    k_tile (≤ K rounded up to k_tile) whose double-buffered A and B panels fit L1; and when the
+///    whole K₁₆ fits L1 but that k_l1 does not reach it, also k_l1 = K₁₆ with the largest k_tile
+///    dividing K₁₆ (panels resident across a core's tiles); each in tile order MN and NM (tiling.h;
+///    one order when there is a single m or n tile); block_dim = min(ai_cores, output tiles);
+///  * choose the candidate with the fewest cycles of the cycle model, cube_cycles() of
+///    cycle_model.h — the same price the timeline charges (one source of truth). Candidates are
+///    priced in order of a lower bound (every pipe's total over block_dim) and the search stops
+///    when the bound exceeds the best price. Ties go to the larger tile, then the larger n_tile,
+///    k_l1, k_tile, then order MN. Memoized (networks repeat their layer shapes).
 /// Throws ge::Error naming `who` when not even 16 × 16 × 16 fits.
+CubeTiling choose_cube_tiling(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who);
+/// The same for a MatMul with fp16 operands (input0_bytes = 2·batch·M·K, output_bytes = 2·batch·M·N).
 CubeTiling choose_cube_tiling(const CubeTiling& problem, const Platform& p, const std::string& who);
 
 /// The Vector tiling rule: tile_units = min(the most units whose double-buffered UB tile fits,

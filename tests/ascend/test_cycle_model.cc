@@ -13,6 +13,7 @@
 #include "platform.h"
 #include "task.h"
 #include "tiling.h"
+#include "tiling_choose.h"
 #include "timeline.h"
 
 namespace ge::ascend {
@@ -118,6 +119,140 @@ TEST(AscendCycleModel, ElementwiseAddRunsAtItsDataMovementBound) {
   EXPECT_GE(cycles, bound);
   EXPECT_LE(cycles, 1.10 * bound);
   EXPECT_DOUBLE_EQ(c.core_pipes[0].vector, 16 * 8192.0 / 128);
+}
+
+/// The cycle model written out step by step (docs/ascend.md "Cycle model"): every K-step of every
+/// tile of core `b` through the five pipes, one item at a time — what cube_cycles computes with
+/// runs of identical steps.
+double reference_core(const CubeTiling& t, const TaskWork& w, int64_t b) {
+  const int64_t K16 = (t.K + 15) / 16 * 16;
+  const double e = std::max(1.0, t.batch * t.M * K16 * 2.0 / w.input0_bytes);
+  const double out_elem = w.output_bytes / (double(t.batch) * t.M * t.N);
+  std::vector<double> f(5, 0);
+  int64_t pb = -1, pm = -1, pn = -1;
+  for (int64_t tile = b; tile < t.output_tiles(); tile += t.block_dim) {
+    int64_t bi, mi, ni;
+    t.tile_indices(tile, bi, mi, ni);
+    const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
+    const double m16 = double((m + 15) / 16 * 16), n16 = double((n + 15) / 16 * 16);
+    const bool ra = t.k_l1 >= K16 && bi == pb && mi == pm, rb = t.k_l1 >= K16 && bi == pb && ni == pn;
+    pb = bi, pm = mi, pn = ni;
+    for (int64_t k0 = 0; k0 < K16; k0 += t.k_tile) {
+      const double k = double(std::min(t.k_tile, K16 - k0)), chunk = double(std::min(t.k_l1, K16 - k0));
+      const bool last = k0 + t.k_tile >= K16;
+      const double d[5] = {k0 % t.k_l1 == 0 ? ((ra ? 0 : m16 * chunk * 2 / e) + (rb ? 0 : chunk * n16 * 2)) / 32 : 0,
+                           m16 * k * 2 / 512 + k * n16 * 2 / 256, (m16 / 16) * (n16 / 16) * (k / 16),
+                           last ? m16 * n16 * 4 / 256 + m16 * n16 / 128 : 0, last ? m * n * out_elem / 64 : 0};
+      double prev = 0;
+      for (int s = 0; s < 5; ++s) prev = f[s] = std::max(f[s], prev) + d[s];
+    }
+  }
+  return f[4];
+}
+
+// cube_cycles passes a chunk's identical K-steps through the flow shop as one run (closed form);
+// it equals the step-by-step walk for partial tiles, K chunks, resident panels and both orders.
+TEST(AscendCycleModel, RunsOfIdenticalStepsEqualTheStepByStepFlowShop) {
+  const Platform p = p910();
+  for (auto [m, n, k, kl1, order] : {std::tuple{48, 32, 64, 192, CubeOrder::MN}, std::tuple{48, 32, 64, 576, CubeOrder::MN},
+                                     std::tuple{48, 32, 64, 576, CubeOrder::NM}, std::tuple{112, 64, 96, 96, CubeOrder::NM},
+                                     std::tuple{16, 16, 16, 32, CubeOrder::MN}}) {
+    CubeTiling t;
+    t.M = 300, t.N = 100, t.K = 570;  // K₁₆ = 576; the last m and n tiles are partial
+    t.m_tile = m, t.n_tile = n, t.k_tile = k, t.k_l1 = kl1, t.order = order;
+    t.block_dim = std::min<int64_t>(5, t.output_tiles());
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " l1 " + std::to_string(kl1));
+    TaskWork w = matmul_work(t);
+    w.input0_bytes /= 4;  // an im2col expansion of 4 (a Conv's feature map)
+    const TaskCycles c = cube_cycles(t, w, p);
+    for (int64_t b = 0; b < t.block_dim; ++b) {
+      EXPECT_NEAR(c.core_cycles[size_t(b)], reference_core(t, w, b), 1e-9 * c.core_cycles[size_t(b)]) << "core " << b;
+      EXPECT_DOUBLE_EQ(cube_core_cycles(t, w, p, b), c.core_cycles[size_t(b)]);
+    }
+  }
+}
+
+// The tile order decides which resident panel a core's next tile shares (tiling.h). A 1×1-conv
+// like MatMul M 6272, K 1024 with 112×128 tiles (56 m tiles; L1 (112+128)·1024·2·2 = 983040 B, so
+// both panels stay resident), A panel 112·1024·2/32 = 7168 cycles, B panel 1024·128·2/32 = 8192:
+//  * N 512 (4 n tiles, 224 tiles, 7 per core): in MN core b's tiles b + 32j keep n = b mod 4
+//    (4 divides 32), so B loads once per core: MTE2 = 224·A + 32·B. In NM (m fastest, 56 per n)
+//    a core's n index changes as it crosses multiples of 56: more B loads — MN is cheaper.
+//  * N 384 (3 n tiles, 168 tiles): in MN n = t mod 3 changes every tile (32 mod 3 = 2) and so
+//    does m: nothing is reused, MTE2 = 168·(A + B); in NM a core reloads B only when t / 56
+//    changes — NM is cheaper.
+TEST(AscendCycleModel, TheTileOrderDecidesWhichPanelIsReused) {
+  const Platform p = p910();
+  const double a_panel = 112.0 * 1024 * 2 / 32, b_panel = 1024.0 * 128 * 2 / 32;
+  auto mte2 = [](const TaskCycles& c) {
+    double s = 0;
+    for (const PipeCycles& x : c.core_pipes) s += x.mte2;
+    return s;
+  };
+  for (int64_t N : {512, 384}) {
+    SCOPED_TRACE(N);
+    CubeTiling t;
+    t.M = 6272, t.N = N, t.K = 1024;
+    t.m_tile = 112, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 1024, t.block_dim = 32;
+    const TaskWork w = matmul_work(t);
+    const int64_t tiles = t.output_tiles();
+    t.order = CubeOrder::MN;
+    const TaskCycles mn = cube_cycles(t, w, p);
+    t.order = CubeOrder::NM;
+    const TaskCycles nm = cube_cycles(t, w, p);
+    int64_t nm_b_loads = 0;  // NM: tile i has n index i / 56; a core reloads B when it changes
+    for (int64_t b = 0; b < 32; ++b)
+      for (int64_t i = b; i < tiles; i += 32) nm_b_loads += i == b || i / 56 != (i - 32) / 56;
+    EXPECT_DOUBLE_EQ(mte2(nm), double(tiles) * a_panel + double(nm_b_loads) * b_panel);
+    if (N == 512) {
+      EXPECT_DOUBLE_EQ(mte2(mn), 224 * a_panel + 32 * b_panel);
+      EXPECT_LT(mn.total, nm.total);
+    } else {
+      EXPECT_DOUBLE_EQ(mte2(mn), 168 * (a_panel + b_panel));
+      EXPECT_LT(nm.total, mn.total);
+    }
+  }
+}
+
+// The chooser's pruned search returns the cycle model's minimum over its candidates: checked
+// against pricing every (m_tile, n_tile) with the largest fitting k_tile and k_l1, both orders.
+TEST(AscendCycleModel, TheChosenCubeTilingHasTheFewestCycles) {
+  const Platform p = p910();
+  CubeTiling prob;
+  prob.M = 1568, prob.N = 256, prob.K = 1152;  // a 3×3 stride-2 conv 128 → 256 channels, 28×28 → 14×14, batch 8
+  TaskWork w = matmul_work(prob);
+  w.input0_bytes = 2.0 * 8 * 128 * 28 * 28;  // its feature map: im2col e = 1568·1152 / (8·128·784) = 2.25
+  const CubeTiling best = choose_cube_tiling(prob, w, p, "test");
+  w.tiling = encode(best), w.block_dim = best.block_dim;
+  const double chosen = cube_cycles(best, w, p).total;
+  int priced = 0;
+  for (int64_t n = 16; n <= 256; n += 16)
+    for (int64_t m = 16; m <= 1568; m += 16) {
+      CubeTiling t = prob;
+      t.m_tile = m, t.n_tile = n;
+      if (t.l0c_bytes() > p.get_int("buffers.l0c")) break;
+      bool fits = false;
+      for (int64_t k = 1152; k >= 16 && !fits; k -= 16) {
+        t.k_tile = t.k_l1 = k;
+        fits = t.l0a_bytes() <= 65536 && t.l0b_bytes() <= 65536 && t.l1_bytes() <= 1048576;
+      }
+      if (!fits) continue;
+      while (t.k_l1 + t.k_tile <= (1152 + t.k_tile - 1) / t.k_tile * t.k_tile) {
+        CubeTiling c = t;
+        c.k_l1 += t.k_tile;
+        if (c.l1_bytes() > 1048576) break;
+        t = c;
+      }
+      t.block_dim = std::min<int64_t>(32, t.output_tiles());
+      for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
+        t.order = o;
+        ++priced;
+        EXPECT_LE(chosen, cube_cycles(t, w, p).total) << m << "x" << n << " order " << int(o);
+      }
+    }
+  std::printf("chosen %lldx%lldx%lld k_l1 %lld order %d: %.0f cycles (%d tilings priced)\n", (long long)best.m_tile,
+              (long long)best.n_tile, (long long)best.k_tile, (long long)best.k_l1, int(best.order), chosen, priced);
+  EXPECT_GT(priced, 300);
 }
 
 TEST(AscendCycleModel, RefusesATilingThatDoesNotFitOrDoesNotDecode) {

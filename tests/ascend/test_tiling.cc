@@ -126,13 +126,22 @@ TEST(AscendTiling, EverySharedModelFitsTheBuffersOnBothPlatforms) {
 }
 
 // Conv X[1,16,8,8] * W[32,16,3,3], pad 1: M = 8·8 = 64, N = 32, K = 16·3·3 = 144. Every (m, n)
-// fits L0C and k_tile = 144 (all of K) fits L0A/L0B. Estimated cycles per tile (placement_cost.h):
-// compute m·n·144/4096, load (m+n)·144·2/32 = 9(m+n), write m·n·2/64.
-//  Ascend310 (2 cores): 32×32 → 2 tiles, 1 wave: 36 + 576 → max 576, + 32 = 608; 64×32 (1 tile)
-//  864+64 = 928; 16×32 (4 tiles, 2 waves) 2·(432+16) = 896; 64×16 (2 tiles) 720+32 = 752;
-//  16×16 (8 tiles, 4 waves) 4·(288+8) = 1184  → m_tile 32, n_tile 32, block_dim 2.
-//  Ascend910A (32 cores): 16×16 → 8 tiles, one wave: 288+8 = 296 beats 16×32 (4 tiles: 432+16)
-//  → m_tile 16, n_tile 16, block_dim 8.
+// fits L0C and k_tile = k_l1 = 144 (all of K) fits L0A/L0B/L1, so the A and B panels stay resident.
+// The chooser takes the fewest cycles of the cycle model (cycle_model.h), per K-step (one here):
+// the feature map is 1·16·64 fp16 = 2048 B and im2col A is 64·144·2 = 18432 B → expansion e = 9;
+// the output is NC1HWC0 fp16, 2 B per element.
+//   MTE2 (m·144·2/9 + 144·n·2)/32 = m + 9n     MTE1 m·144·2/512 + 144·n·2/256 = (9m + 18n)/16
+//   Cube (m/16)(n/16)·9                        V m·n·4/256 + m·n/128 = 3mn/128     MTE3 m·n·2/64
+//  Ascend910A (32 cores): 16×16 → 8 tiles, one per core, one item: 160 + 27 + 9 + 6 + 8 = 210,
+//  beating 32×16 (176+36+18+12+16 = 258), 16×32 (304+45+18+12+16 = 395), 32×32 (466)
+//  → [1,2,1,64,32,144,16,16,144,144,1,8,0], "cube: 210 cycles".
+//  Ascend310 (2 cores): 16×16, core 0 takes tiles 0, 2, 4, 6 = (m 0..3, n 0): the B panel stays
+//  resident, so tiles 2–4 load only A (16·144·2/9/32 = 16 cycles). Flow shop finish times
+//  [MTE2, MTE1, Cube, V, MTE3]: tile 1 [160, 187, 196, 202, 210], tile 2 [176, 214, 223, 229, 237],
+//  tile 3 [192, 241, 250, 256, 264], tile 4 [208, 268, 277, 283, 291] — MTE1-bound at 27 per
+//  tile → 291 cycles. 32×16 (2 tiles per core, B reused: [176,212,230,242,258] then
+//  [208,248,266,278,294]) 294; 64×16 (one tile each) 208+54+36+24+32 = 354; 16×32 (440);
+//  32×32 (466) → [1,2,1,64,32,144,16,16,144,144,1,2,0], "cube: 291 cycles".
 const char* kConv = R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,8,8]
   const %w: f32[32,16,3,3]
@@ -154,19 +163,20 @@ const Node* only(const Graph& g, const std::string& op) {
 }
 
 TEST(AscendTiling, HandCheckedConvTiling) {
-  for (auto [soc, m_tile, n_tile, block_dim] : {std::tuple{"Ascend310", 32, 32, 2}, std::tuple{"Ascend910A", 16, 16, 8}}) {
+  for (auto [soc, m_tile, n_tile, block_dim, cycles] :
+       {std::tuple{"Ascend310", 16, 16, 2, "291"}, std::tuple{"Ascend910A", 16, 16, 8, "210"}}) {
     SCOPED_TRACE(soc);
     auto env = env_for(soc);
     auto g = compile(test::parse(*env, kConv), *env);
     const Node* conv = only(*g, "Conv");
     ASSERT_NE(conv, nullptr);
     EXPECT_EQ(conv->attrs.get_string(kAttrEngine, ""), "cube");
-    // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
-    const std::vector<int64_t> want{1, 1, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim};
+    // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
+    const std::vector<int64_t> want{1, 2, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim, 0};
     EXPECT_EQ(conv->attrs.get_ints(kAttrTiling), want);
     EXPECT_EQ(conv->attrs.get_int(kAttrBlockDim, 0), block_dim);
     const std::string reason = conv->attrs.get_string(kAttrReason, "");
-    EXPECT_EQ(reason.rfind(std::string("cube: ") + (m_tile == 32 ? "608" : "296") + " cycles est.", 0), 0u) << reason;
+    EXPECT_EQ(reason.rfind(std::string("cube: ") + cycles + " cycles est.", 0), 0u) << reason;
     EXPECT_EQ(only(*g, "Flatten")->attrs.get_string(kAttrReason, ""), "aicpu: no AI Core kernel for Flatten");
   }
   // Under must_keep_origin_dtype the Conv stays fp32: AI CPU by the hard rule.
@@ -201,7 +211,7 @@ void set_field(Node& n, size_t i, int64_t v) {
 }
 
 TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
-  // Cube encoding: [1, 1, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim]
+  // Cube encoding: [1, 2, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 3, 65); }, {"corrupted tiling: M = 65", "give 64"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 5, 160); }, {"corrupted tiling: K = 160"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 0); }, {"block_dim 0 outside 1..8"});
@@ -214,6 +224,13 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrSoc, std::string("Ascend999")); },
                  {"ascend_soc_version 'Ascend999'", "unknown soc_version"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrTiling, std::vector<int64_t>{2, 1, 3}); }, {"is not a cube tiling"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 12, 2); }, {"tiling field order = 2", "0 (MN) or 1 (NM)"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 1, 3); }, {"has version 3", "reads version 1 and 2"});
+  expect_refused(kConv, "Conv", [](Node& n) {  // version 1 has no order field: 12 values
+    auto t = n.attrs.get_ints(kAttrTiling);
+    t[1] = 1;
+    n.attrs.set(kAttrTiling, t);
+  }, {"has 13 values; a cube tiling has 12"});
   expect_refused(kConv, "Flatten", [](Node& n) { n.attrs.set(kAttrEngine, std::string("vector")); },
                  {"corrupted tiling", "Flatten"});
   // Vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
@@ -323,6 +340,37 @@ TEST(AscendTiling, TiledGemmIsBitIdenticalToTheWholeTensorCube) {
     cube_batch_tiles(A.data(), B.data(), init.data(), got.data(), c, 0);
     EXPECT_TRUE(same_bits(got, want)) << m << "x" << n << "x" << k;
   }
+}
+
+// Cube tiling encoding version 1 (before the order field; plans and offline models written then)
+// still decodes, as order MN; version 2 round-trips both orders.
+TEST(AscendTiling, CubeEncodingVersion1IsStillReadAsOrderMN) {
+  const CubeTiling v1 = decode_cube({1, 1, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8}, "old plan");
+  EXPECT_EQ(v1.order, CubeOrder::MN);
+  EXPECT_EQ(v1.m_tile, 16);
+  EXPECT_EQ(v1.block_dim, 8);
+  CubeTiling t = v1;
+  t.order = CubeOrder::NM;
+  EXPECT_EQ(encode(t), (std::vector<int64_t>{1, 2, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1}));
+  EXPECT_EQ(decode_cube(encode(t), "x").order, CubeOrder::NM);
+  // The tile order: 4 m tiles × 2 n tiles; MN walks n fastest, NM walks m fastest.
+  int64_t bi, mi, ni;
+  v1.tile_indices(3, bi, mi, ni);
+  EXPECT_EQ(std::tuple(bi, mi, ni), std::tuple(int64_t{0}, int64_t{1}, int64_t{1}));
+  t.tile_indices(3, bi, mi, ni);
+  EXPECT_EQ(std::tuple(bi, mi, ni), std::tuple(int64_t{0}, int64_t{3}, int64_t{0}));
+}
+
+// The emulator walks the tiles in the stored order; NM gives the same bits as MN.
+TEST(AscendTiling, TiledGemmInOrderNMIsBitIdenticalToo) {
+  const int64_t M = 37, N = 45, K = 100;
+  const auto A = fp16_values(M * K, 7, -64, 64), B = fp16_values(K * N, 8, -64, 64), init = fp16_values(N, 9);
+  const std::vector<float> want = gemm(A, B, init, M, N, K, 16);
+  CubeTiling c;
+  c.M = M, c.N = N, c.K = K, c.m_tile = 16, c.n_tile = 32, c.k_tile = 32, c.k_l1 = 64, c.order = CubeOrder::NM;
+  std::vector<float> got(static_cast<size_t>(M * N));
+  cube_batch_tiles(A.data(), B.data(), init.data(), got.data(), c, 0);
+  EXPECT_TRUE(same_bits(got, want));
 }
 
 // Elementwise on the emulator (NC1HWC0 operands after the layout pass: Add broadcast → Sigmoid,
