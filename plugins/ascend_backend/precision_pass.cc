@@ -221,6 +221,9 @@ class PrecisionPass : public Pass {
   }
 
   Value* cast(Graph& g, PassContext& ctx, Value* v, DataType to) {
+    // A graph output computed in fp16 already has its fp16 twin (keep_graph_outputs_fp32): read it.
+    if (to == DataType::Float16)
+      if (auto t = fp16_twin_.find(v); t != fp16_twin_.end()) return t->second;
     Value*& c = casts_[{v, to}];
     if (c) return c;
     const bool half = to == DataType::Float16;
@@ -274,6 +277,7 @@ class PrecisionPass : public Pass {
       Attributes c;
       c.set("to", static_cast<int64_t>(DataType::Float32));
       g.add_node("Cast", "", {fresh[i]}, {outs[i]}, std::move(c), "ge");
+      fp16_twin_[outs[i]] = fresh[i];
       ctx.count("ascend.casts.to_fp32");
       ctx.count("ascend.cast." + fresh[i]->name() + ":fp16->fp32");
     }
@@ -282,6 +286,7 @@ class PrecisionPass : public Pass {
 
   bool lower_to_fp16(Graph& g, PassContext& ctx, const std::set<const Node*>& fp16, const std::set<const Node*>& follow) {
     casts_.clear();
+    fp16_twin_.clear();
     std::set<Value*> halved;  // values this pass made fp16
     std::map<Value*, Value*> consts;
     const std::vector<Node*> order = g.topological_order();
@@ -289,7 +294,8 @@ class PrecisionPass : public Pass {
       if (fp16.count(n)) {
         // A dtype follower's data input is already fp16 (its producer came first); its other
         // inputs (indices, shape, bounds, Dropout's ratio) keep their dtypes.
-        const size_t lowered = follow.count(n) ? 0 : n->num_inputs();
+        // (Input 0 may still be fp32 when it is a graph output: it then reads its fp16 twin.)
+        const size_t lowered = follow.count(n) ? 1 : n->num_inputs();
         for (size_t i = 0; i < lowered; ++i) {
           Value* v = n->input(i);
           if (!v || v->dtype != DataType::Float32) continue;
@@ -324,6 +330,7 @@ class PrecisionPass : public Pass {
 
   std::string dir_;
   std::map<std::pair<Value*, DataType>, Value*> casts_;
+  std::map<Value*, Value*> fp16_twin_;  ///< graph output (fp32) -> the fp16 value its Cast reads
 };
 
 }  // namespace

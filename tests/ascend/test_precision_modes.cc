@@ -306,6 +306,24 @@ TEST(AscendPrecisionModes, DataMovementFollowsItsInputsDtype) {
   output %c
 })", "force_fp16");
   EXPECT_EQ(casts(h), "c_fp16:fp16->fp32 t:fp32->fp16");
+  // A graph output also read by a move: the move reads the output's fp16 twin (no Cast back to
+  // fp16), and so does the Conv after it.
+  const Compiled o = precision_only(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,8,4,4]
+  const %w: f32[8,8,1,1]
+  const %s: i64[4] = [1,8,2,8]
+  %c: f32[1,8,4,4] = Conv(%x, %w)  # c
+  %r: f32[1,8,2,8] = Reshape(%c, %s)  # r
+  %d: f32[1,8,2,8] = Conv(%r, %w)  # d
+  output %c
+  output %d
+})", "force_fp16");
+  EXPECT_EQ(casts(o), "c_fp16:fp16->fp32 d_fp16:fp16->fp32 x:fp32->fp16");
+  for (const Node* n : o.g->nodes()) {
+    if (n->op_type() == "Reshape") {
+      EXPECT_EQ(n->input(0)->name(), "c_fp16");
+    }
+  }
 
   // End to end (every pass, the ascend kernels run the fp16 moves): two Casts, close to the CPU.
   auto cpu = test::cpu_env();
