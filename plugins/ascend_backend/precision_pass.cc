@@ -7,13 +7,15 @@
 // ge.Cast from a new fp16 value), its constant float inputs are converted at compile time (no Cast
 // runs for weights; a constant beyond fp16's range is refused, naming it), its other fp32 inputs
 // get a ge.Cast to fp16 (one per value), and every fp16 value read by a node that stays fp32 gets
-// a ge.Cast back. Graph inputs and outputs keep their dtypes. Every mode but
+// a ge.Cast back. A dtype follower (precision_plan.h: Transpose, Slice, Gather and the views)
+// in fp16 already reads an fp16 value, so it gets no Cast; only its outputs turn fp16. Graph inputs and outputs keep their dtypes. Every mode but
 // must_keep_origin_dtype reduces precision, so numerics = "strict" refuses them (a ConfigError
 // naming the mode), never silently.
 //
 // Report counters: ascend.casts.to_fp16 / to_fp32 (Cast nodes inserted), ascend.casts.constants
 // (constants converted at compile time), one "ascend.cast.<value>" per Cast inserted (the list),
-// ascend.precision.fp16_ops, ascend.precision.fp32.<why> (candidates kept in fp32, by reason) and
+// ascend.precision.fp16_ops (candidates in fp16), ascend.precision.fp16_follow (dtype followers in
+// fp16), ascend.precision.fp32.<why> (candidates kept in fp32, by reason) and
 // one ascend.precision.kept.<node>:<why> per node kept by keep_dtype, the black list or the
 // overflow check, ascend.overflow_check.* (when it runs), ascend.placement.{aicore.cube,
 // aicore.vector,aicpu,view} (view: task.h is_view_node, no task) and ascend.placement.aicpu.<op>, ascend.ai_cores (of the soc_version).
@@ -166,7 +168,7 @@ class PrecisionPass : public Pass {
       PrecisionPlan plan = plan_precision(g, mode, &lists, keep);
       if (check != "off") plan = overflow_check(g, ctx, mode, lists, keep, plan, check == "keep");
       count_plan(ctx, plan);
-      changed = lower_to_fp16(g, ctx, plan.fp16);
+      changed = lower_to_fp16(g, ctx, plan.fp16, plan.follow);
     }
     for (const Node* n : g.nodes()) {
       if (is_view_node(*n)) {  // no task (task.h): counted apart from the AI CPU
@@ -184,14 +186,16 @@ class PrecisionPass : public Pass {
 
  private:
   static void count_plan(PassContext& ctx, const PrecisionPlan& plan) {
-    ctx.count("ascend.precision.fp16_ops", static_cast<int64_t>(plan.fp16.size()));
+    ctx.count("ascend.precision.fp16_ops", static_cast<int64_t>(plan.fp16.size() - plan.follow.size()));
+    ctx.count("ascend.precision.fp16_follow", static_cast<int64_t>(plan.follow.size()));
     for (auto& [n, why] : plan.fp32_why) {
       ctx.count("ascend.precision.fp32." + why);
       if (why != "gray" && why != "vector") ctx.count("ascend.precision.kept." + n->name() + ":" + why);
     }
   }
 
-  /// Runs the fp32 graph once (overflow_check.h); nodes of the plan whose values exceed 65504
+  /// Runs the fp32 graph once (overflow_check.h); candidates of the plan whose values exceed 65504
+  /// (a dtype follower only copies its input: it follows its producer back to fp32)
   /// are refused (an error naming the first and suggesting keep_dtype for all) or, with `keep`,
   /// kept in fp32 and the plan redone.
   static PrecisionPlan overflow_check(const Graph& g, PassContext& ctx, PrecisionMode mode, const MixLists& lists,
@@ -199,7 +203,7 @@ class PrecisionPass : public Pass {
     const OverflowScan s = scan_fp32_ranges(g, ctx, check_inputs_option(ctx));
     std::vector<const Node*> over;
     for (const Node* n : g.topological_order())
-      if (plan.fp16.count(n) && s.max_abs.at(n->name()) > kFp16Max) over.push_back(n);
+      if (plan.fp16.count(n) && !plan.follow.count(n) && s.max_abs.at(n->name()) > kFp16Max) over.push_back(n);
     ctx.count("ascend.overflow_check.nodes", static_cast<int64_t>(over.size()));
     if (over.empty()) return plan;
     if (keep_them) {
@@ -217,6 +221,9 @@ class PrecisionPass : public Pass {
   }
 
   Value* cast(Graph& g, PassContext& ctx, Value* v, DataType to) {
+    // A graph output computed in fp16 already has its fp16 twin (keep_graph_outputs_fp32): read it.
+    if (to == DataType::Float16)
+      if (auto t = fp16_twin_.find(v); t != fp16_twin_.end()) return t->second;
     Value*& c = casts_[{v, to}];
     if (c) return c;
     const bool half = to == DataType::Float16;
@@ -270,20 +277,26 @@ class PrecisionPass : public Pass {
       Attributes c;
       c.set("to", static_cast<int64_t>(DataType::Float32));
       g.add_node("Cast", "", {fresh[i]}, {outs[i]}, std::move(c), "ge");
+      fp16_twin_[outs[i]] = fresh[i];
       ctx.count("ascend.casts.to_fp32");
       ctx.count("ascend.cast." + fresh[i]->name() + ":fp16->fp32");
     }
     return m;
   }
 
-  bool lower_to_fp16(Graph& g, PassContext& ctx, const std::set<const Node*>& fp16) {
+  bool lower_to_fp16(Graph& g, PassContext& ctx, const std::set<const Node*>& fp16, const std::set<const Node*>& follow) {
     casts_.clear();
+    fp16_twin_.clear();
     std::set<Value*> halved;  // values this pass made fp16
     std::map<Value*, Value*> consts;
     const std::vector<Node*> order = g.topological_order();
     for (Node* n : order) {
       if (fp16.count(n)) {
-        for (size_t i = 0; i < n->num_inputs(); ++i) {
+        // A dtype follower's data input is already fp16 (its producer came first); its other
+        // inputs (indices, shape, bounds, Dropout's ratio) keep their dtypes.
+        // (Input 0 may still be fp32 when it is a graph output: it then reads its fp16 twin.)
+        const size_t lowered = follow.count(n) ? 1 : n->num_inputs();
+        for (size_t i = 0; i < lowered; ++i) {
           Value* v = n->input(i);
           if (!v || v->dtype != DataType::Float32) continue;
           if (v->is_constant()) {
@@ -317,6 +330,7 @@ class PrecisionPass : public Pass {
 
   std::string dir_;
   std::map<std::pair<Value*, DataType>, Value*> casts_;
+  std::map<Value*, Value*> fp16_twin_;  ///< graph output (fp32) -> the fp16 value its Cast reads
 };
 
 }  // namespace

@@ -18,7 +18,23 @@ bool fp16_candidate(const Node& n) {
   return any;
 }
 
+bool dtype_follower(const Node& n) {
+  static const std::set<std::string> ops{"Transpose", "Slice",     "Gather",   "Reshape", "Flatten",
+                                         "Squeeze",   "Unsqueeze", "Identity", "Dropout"};
+  return n.domain().empty() && ops.count(n.op_type()) != 0;
+}
+
 namespace {
+
+/// A follower's data input is an fp32 value computed in fp16 by the plan, and its float outputs
+/// are all fp32 (so it can turn them into fp16).
+bool follows_fp16(const Node& n, const std::set<const Node*>& fp16) {
+  const Value* v = n.num_inputs() ? n.input(0) : nullptr;
+  if (!v || v->dtype != DataType::Float32 || !v->producer() || !fp16.count(v->producer())) return false;
+  for (const Value* o : n.outputs())
+    if (o && dtype_is_float(o->dtype) && o->dtype != DataType::Float32) return false;
+  return true;
+}
 
 /// A gray node follows its inputs: fp16 when every non-constant float input comes from a node
 /// that computes in fp16 (a graph input, or a node staying fp32, makes it fp32).
@@ -39,6 +55,10 @@ PrecisionPlan plan_precision(const Graph& g, PrecisionMode mode, const MixLists*
   PrecisionPlan p;
   if (mode == PrecisionMode::MustKeepOriginDtype) return p;
   for (const Node* n : g.topological_order()) {
+    if (dtype_follower(*n)) {
+      if (!keep.keeps(*n) && !extra_keep.count(n->name()) && follows_fp16(*n, p.fp16)) p.fp16.insert(n), p.follow.insert(n);
+      continue;
+    }
     if (!fp16_candidate(*n)) continue;
     std::string why;
     if (keep.keeps(*n)) why = "keep_dtype";

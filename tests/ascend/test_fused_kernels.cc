@@ -48,7 +48,8 @@ class AscendFusedKernels : public ::testing::Test {
     EXPECT_LE(e32, 1e-5);
     EXPECT_GE(h.counters["ascend.placement.final." + c.engine], 1) << c.engine;
     EXPECT_EQ(engines(h).count(c.node), 1u) << c.node;
-    EXPECT_EQ(h.counters["ascend.placement.aicpu"], 1);  // the Flatten
+    EXPECT_EQ(h.counters["ascend.placement.aicpu"], 0);  // the Flatten follows fp16: a view
+    EXPECT_EQ(h.counters["ascend.placement.view"], 1);
     EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);
     EXPECT_EQ(f.counters["ascend.casts.to_fp16"], 0);
     return h;

@@ -66,9 +66,10 @@ TEST(AscendModels, Squeezenet11PlacementAndCasts) {
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
   test::Run h = run_model(model, "force_fp16", 1e-2);
   EXPECT_EQ(h.counters["ascend.placement.aicore.cube"], 26);  // every (fused) convolution
-  EXPECT_EQ(h.counters["ascend.placement.aicpu"], 1);         // Flatten
+  EXPECT_EQ(h.counters["ascend.placement.aicpu"], 0);
+  EXPECT_EQ(h.counters["ascend.placement.view"], 1);          // Flatten follows fp16
   EXPECT_EQ(h.counters["ascend.casts.to_fp16"], 1);           // the image
-  EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);           // before Flatten
+  EXPECT_EQ(h.counters["ascend.casts.to_fp32"], 1);           // the output, after Flatten
   for (auto& [k, v] : h.counters)
     if (k.rfind("ascend.cast.", 0) == 0) std::printf("  %s = %lld\n", k.c_str(), (long long)v);
   test::Run f = run_model(model, "must_keep_origin_dtype", 1e-5);

@@ -91,9 +91,11 @@ fs::path write_file(const std::string& name, const std::string& text) {
 
 TEST(AscendPrecisionModes, EachModeChoosesTheDtypeOfEveryNode) {
   const Compiled f = precision_only(kGraph, "force_fp16");
-  EXPECT_EQ(dtypes(*f.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
-  EXPECT_EQ(casts(f), "o:fp16->fp32 x:fp32->fp16");
+  // flat (a dtype follower) follows cat into fp16; the graph output's Cast comes after it.
+  EXPECT_EQ(dtypes(*f.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f16");
+  EXPECT_EQ(casts(f), "out_fp16:fp16->fp32 x:fp32->fp16");
   EXPECT_EQ(f.c("ascend.precision.fp16_ops"), 6);
+  EXPECT_EQ(f.c("ascend.precision.fp16_follow"), 1);
   EXPECT_EQ(f.c("ascend.casts.constants"), 1);  // w, converted at compile time
 
   // Matrix ops in fp16, every Vector op keeps fp32 (each has an fp32 implementation).
@@ -118,8 +120,8 @@ TEST(AscendPrecisionModes, EachModeChoosesTheDtypeOfEveryNode) {
 
 TEST(AscendPrecisionModes, KeepDtypeByNameByOpTypeAndFromAFile) {
   const Compiled a = precision_only(kGraph, "force_fp16", {R"(ascend.keep_dtype=["relu"])"});
-  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f32 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
-  EXPECT_EQ(casts(a), "c:fp16->fp32 o:fp16->fp32 r:fp32->fp16 x:fp32->fp16");
+  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f32 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f16");
+  EXPECT_EQ(casts(a), "c:fp16->fp32 out_fp16:fp16->fp32 r:fp32->fp16 x:fp32->fp16");
   EXPECT_EQ(a.c("ascend.precision.kept.relu:keep_dtype"), 1);
 
   // Under allow_mix_precision a kept node also changes what its gray readers follow.
@@ -129,7 +131,7 @@ TEST(AscendPrecisionModes, KeepDtypeByNameByOpTypeAndFromAFile) {
   // The vendor's file: one entry per line, '#' comments.
   const fs::path file = write_file("keep.cfg", "# kept in fp32\nconv\n\n  OpType::Mul  \n");
   const Compiled c = precision_only(kGraph, "force_fp16", {"ascend.keep_dtype=\"" + file.string() + "\""});
-  EXPECT_EQ(dtypes(*c.g), "conv:f32 relu:f16 sqrt:f16 add:f16 mul:f32 cat:f16 flat:f32");
+  EXPECT_EQ(dtypes(*c.g), "conv:f32 relu:f16 sqrt:f16 add:f16 mul:f32 cat:f16 flat:f16");
   EXPECT_EQ(c.c("ascend.placement.aicpu.Conv"), 1);
   fs::remove(file);
 
@@ -148,7 +150,7 @@ TEST(AscendPrecisionModes, ModifyMixlistInTheVendorsJsonAndInToml) {
   "white-list": { "to-add": ["Sqrt"] }
 })");
   const Compiled a = precision_only(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + j.string() + "\""});
-  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f32");
+  EXPECT_EQ(dtypes(*a.g), "conv:f16 relu:f16 sqrt:f16 add:f16 mul:f16 cat:f16 flat:f16");
 
   // Conv white → black (added to black, removed from white as in the vendor's example): now
   // nothing before relu is fp16 and every gray op follows fp32.
@@ -233,6 +235,108 @@ TEST(AscendPrecisionModes, MixPrecisionBeforeAndAfter) {
   output %out
 }
 )");
+}
+
+
+// Data movement between two Cubes: Reshape, Transpose (channel shuffle), Reshape, then Slice and
+// Gather after the second. They only move bytes, so they follow their data input's dtype
+// (precision_plan.h, dtype followers): no Cast between the Convs. Before they followed, force_fp16
+// inserted 4 Casts here (x; c1 back to fp32 before the moves; r2 to fp16; c2 back to fp32).
+const char* kMoves = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,8,4,4]
+  const %w1: f32[8,8,1,1]
+  const %w2: f32[8,8,1,1]
+  const %s5: i64[5] = [1,2,4,4,4]
+  const %s4: i64[4] = [1,8,4,4]
+  const %st: i64[1] = [0]
+  const %en: i64[1] = [4]
+  const %ax: i64[1] = [1]
+  const %i: i64[3] = [3,0,2]
+  %c1: f32[1,8,4,4] = Conv(%x, %w1)  # c1
+  %r1: f32[1,2,4,4,4] = Reshape(%c1, %s5)  # r1
+  %t: f32[1,4,2,4,4] = Transpose(%r1) {perm=[0,2,1,3,4]}  # t
+  %r2: f32[1,8,4,4] = Reshape(%t, %s4)  # r2
+  %c2: f32[1,8,4,4] = Conv(%r2, %w2)  # c2
+  %sl: f32[1,4,4,4] = Slice(%c2, %st, %en, %ax)  # sl
+  %g: f32[1,4,3,4] = Gather(%sl, %i) {axis=2}  # g
+  output %g
+})";
+
+std::string move_dtypes(const Graph& g) {
+  std::string s;
+  for (const char* name : {"c1", "r1", "t", "r2", "c2", "sl", "g"})
+    for (const Node* n : g.nodes())
+      if (n->name() == name)
+        s += std::string(s.empty() ? "" : " ") + name + ":" + (n->output(0)->dtype == DataType::Float16 ? "f16" : "f32");
+  return s;
+}
+
+TEST(AscendPrecisionModes, DataMovementFollowsItsInputsDtype) {
+  // Every reducing mode makes both Convs fp16 (Cube ops are white and matrix ops), so the moves
+  // follow in fp16: one Cast in (x), one out (the graph output g keeps fp32 after Gather).
+  for (const char* mode : {"force_fp16", "allow_fp32_to_fp16", "allow_mix_precision"}) {
+    SCOPED_TRACE(mode);
+    const Compiled f = precision_only(kMoves, mode);
+    EXPECT_EQ(move_dtypes(*f.g), "c1:f16 r1:f16 t:f16 r2:f16 c2:f16 sl:f16 g:f16");
+    EXPECT_EQ(casts(f), "g_fp16:fp16->fp32 x:fp32->fp16");
+    EXPECT_EQ(f.c("ascend.precision.fp16_ops"), 2);
+    EXPECT_EQ(f.c("ascend.precision.fp16_follow"), 5);
+    // Index inputs keep their integer dtypes.
+    for (const Node* n : f.g->nodes()) {
+      if (n->op_type() == "Gather" || n->op_type() == "Slice" || n->op_type() == "Reshape") {
+        EXPECT_EQ(n->input(1)->dtype, DataType::Int64) << n->name();
+      }
+    }
+  }
+  // must_keep_origin_dtype: nothing changes.
+  const Compiled k = precision_only(kMoves, "must_keep_origin_dtype");
+  EXPECT_EQ(move_dtypes(*k.g), "c1:f32 r1:f32 t:f32 r2:f32 c2:f32 sl:f32 g:f32");
+  EXPECT_EQ(casts(k), "");
+  // keep_dtype on the Transpose keeps it fp32: r1 follows c1 (fp16) and is cast back, r2 follows
+  // t (fp32) and is cast to fp16 for c2.
+  const Compiled t = precision_only(kMoves, "force_fp16", {R"(ascend.keep_dtype=["t"])"});
+  EXPECT_EQ(move_dtypes(*t.g), "c1:f16 r1:f16 t:f32 r2:f32 c2:f16 sl:f16 g:f16");
+  EXPECT_EQ(casts(t), "g_fp16:fp16->fp32 r1:fp16->fp32 r2:fp32->fp16 x:fp32->fp16");
+  // A move reading a graph input (fp32, not computed in fp16) stays fp32 and gets no Cast.
+  const Compiled h = precision_only(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,8,4,4]
+  const %w: f32[8,8,1,1]
+  %t: f32[1,8,4,4] = Transpose(%x) {perm=[0,1,3,2]}  # t
+  %c: f32[1,8,4,4] = Conv(%t, %w)  # c
+  output %c
+})", "force_fp16");
+  EXPECT_EQ(casts(h), "c_fp16:fp16->fp32 t:fp32->fp16");
+  // A graph output also read by a move: the move reads the output's fp16 twin (no Cast back to
+  // fp16), and so does the Conv after it.
+  const Compiled o = precision_only(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,8,4,4]
+  const %w: f32[8,8,1,1]
+  const %s: i64[4] = [1,8,2,8]
+  %c: f32[1,8,4,4] = Conv(%x, %w)  # c
+  %r: f32[1,8,2,8] = Reshape(%c, %s)  # r
+  %d: f32[1,8,2,8] = Conv(%r, %w)  # d
+  output %c
+  output %d
+})", "force_fp16");
+  EXPECT_EQ(casts(o), "c_fp16:fp16->fp32 d_fp16:fp16->fp32 x:fp32->fp16");
+  for (const Node* n : o.g->nodes()) {
+    if (n->op_type() == "Reshape") {
+      EXPECT_EQ(n->input(0)->name(), "c_fp16");
+    }
+  }
+
+  // End to end (every pass, the ascend kernels run the fp16 moves): two Casts, close to the CPU.
+  auto cpu = test::cpu_env();
+  auto env = test::ascend_env("force_fp16");
+  auto in = test::random_inputs(*test::parse(*cpu, kMoves));
+  auto ref = test::compile_and_run(test::parse(*cpu, kMoves), *cpu, "cpu", in);
+  auto run = test::compile_and_run(test::parse(*env, kMoves), *env, "ascend", in);
+  EXPECT_EQ(run.counters["ascend.casts.to_fp16"], 1);
+  EXPECT_EQ(run.counters["ascend.casts.to_fp32"], 1);
+  const double e = test::rel_l2(run.outputs.at(0), ref.outputs.at(0));
+  std::printf("moves between two Convs, force_fp16: rel L2 %.3e\n", e);
+  EXPECT_GT(e, 0.0);
+  EXPECT_LE(e, 5e-3);
 }
 
 }  // namespace

@@ -177,7 +177,9 @@ TEST(AscendTiling, HandCheckedConvTiling) {
     EXPECT_EQ(conv->attrs.get_int(kAttrBlockDim, 0), block_dim);
     const std::string reason = conv->attrs.get_string(kAttrReason, "");
     EXPECT_EQ(reason.rfind(std::string("cube: ") + cycles + " cycles est.", 0), 0u) << reason;
-    EXPECT_EQ(only(*g, "Flatten")->attrs.get_string(kAttrReason, ""), "aicpu: no AI Core kernel for Flatten");
+    // The Flatten follows the Conv's fp16 output (a dtype follower): a view before the output's Cast.
+    EXPECT_EQ(only(*g, "Flatten")->attrs.get_string(kAttrReason, ""),
+              "aicpu: a view, no task (its output is its input's bytes); an AI CPU copy if the memory plan does not alias it");
   }
   // Under must_keep_origin_dtype the Conv stays fp32: AI CPU by the hard rule.
   auto env = env_for("Ascend910A", "must_keep_origin_dtype");
@@ -231,7 +233,13 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
     t[1] = 1;
     n.attrs.set(kAttrTiling, t);
   }, {"has 13 values; a cube tiling has 12"});
-  expect_refused(kConv, "Flatten", [](Node& n) { n.attrs.set(kAttrEngine, std::string("vector")); },
+  // A Flatten of the graph input stays fp32 and is an AI CPU copy (a kernel).
+  const char* flat = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  %out: f32[1,1024] = Flatten(%x) {axis=1}
+  output %out
+})";
+  expect_refused(flat, "Flatten", [](Node& n) { n.attrs.set(kAttrEngine, std::string("vector")); },
                  {"corrupted tiling", "Flatten"});
   // Vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
   const char* relu = R"(graph g opset(ai.onnx=13) {
