@@ -5,6 +5,15 @@
 
 namespace ge::ascend {
 
+ConvKOrder::ConvKOrder(int64_t cg, int64_t group, int64_t kh, int64_t kw) : c04(uses_c04(cg, group)), Kh(kh), Kw(kw) {
+  if (c04) {
+    c0 = kC04;
+    K = (kC04 * kh * kw + 15) / 16 * 16;
+  } else {
+    K = (cg + 15) / 16 * 16 * kh * kw;
+  }
+}
+
 std::vector<float> gemm(const std::vector<float>& A, const std::vector<float>& B, const std::vector<float>& init,
                         int64_t M, int64_t N, int64_t K, int64_t kblock) {
   std::vector<float> C(static_cast<size_t>(M * N));
@@ -40,13 +49,10 @@ std::vector<float> gemm(const std::vector<float>& A, const std::vector<float>& B
 std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                           const ConvGeometry& g, bool cube) {
   const int64_t Cg = g.C / g.group, Og = g.O / g.group;
-  const int64_t C0 = 16, C1 = (Cg + C0 - 1) / C0;
-  const int64_t Cpad = cube ? C1 * C0 : Cg;
-  const int64_t K = Cpad * g.Kh * g.Kw, M = g.OH * g.OW;
-  // K index of (c, kh, kw): Cube (c/16, kh, kw, c%16) as in FRACTAL_Z; AI CPU (c, kh, kw).
-  auto kidx = [&](int64_t c, int64_t kh, int64_t kw) {
-    return cube ? (((c / C0) * g.Kh + kh) * g.Kw + kw) * C0 + c % C0 : (c * g.Kh + kh) * g.Kw + kw;
-  };
+  const ConvKOrder order(Cg, g.group, g.Kh, g.Kw);
+  const int64_t K = cube ? order.K : Cg * g.Kh * g.Kw, M = g.OH * g.OW;
+  // K index of (c, kh, kw): Cube ConvKOrder (FRACTAL_Z or FRACTAL_Z_C04); AI CPU (c, kh, kw).
+  auto kidx = [&](int64_t c, int64_t kh, int64_t kw) { return cube ? order(c, kh, kw) : (c * g.Kh + kh) * g.Kw + kw; };
   std::vector<float> y(static_cast<size_t>(g.N * g.O * M));
   std::vector<float> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * Og)), init(static_cast<size_t>(Og));
   for (int64_t gi = 0; gi < g.group; ++gi) {

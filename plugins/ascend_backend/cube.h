@@ -27,10 +27,30 @@ struct ConvGeometry {
   int64_t stride_h, stride_w, dil_h, dil_w, pad_t, pad_l;
 };
 
+/// The Cube's K order of a convolution (the im2col column of tap (c, kh, kw) of one group).
+/// FRACTAL_Z: (c1, kh, kw, c0) with C0 = 16, each group's channels padded to a multiple of 16:
+/// K = ⌈Cg/16⌉·16·Kh·Kw. Small-channel convolutions (group 1, C ≤ 4) use CANN's FRACTAL_Z_C04
+/// order instead: (kh, kw, c0) with C0 = 4, the product padded with zeros at its end to a
+/// multiple of 16: K = ⌈4·Kh·Kw/16⌉·16 (208 for 7×7, 48 for 3×3; FRACTAL_Z gives 784 and 144).
+/// Source: FRACTAL_Z_C04 / NC1HWC0_C04 are CANN formats with C0 = 4 (aclFormat, GetPrimaryFormat
+/// in the CANN API reference); the C04 weight's device shape is [⌈4·Kh·Kw/16⌉, ⌈O/16⌉, 16, 16]
+/// (MindSpore's FracZc04DeviceShape); docs/ascend.md "Formats".
+struct ConvKOrder {
+  static constexpr int64_t kC04 = 4;
+  bool c04 = false;
+  int64_t c0 = 16, Kh = 1, Kw = 1, K = 0;
+  /// cg = input channels per group.
+  ConvKOrder(int64_t cg, int64_t group, int64_t kh, int64_t kw);
+  /// Small-channel rule (CANN selects FRACTAL_Z_C04 for C ≤ 4): group 1 and cg ≤ 4.
+  static bool uses_c04(int64_t cg, int64_t group) { return group == 1 && cg <= kC04; }
+  int64_t operator()(int64_t c, int64_t kh, int64_t kw) const {
+    return c04 ? (kh * Kw + kw) * kC04 + c : (((c / c0) * Kh + kh) * Kw + kw) * c0 + c % c0;
+  }
+};
+
 /// Convolution of X [N,C,H,W] with W [O,C/group,Kh,Kw] plus bias (may be empty), via im2col and
-/// gemm(). cube = true: K ordered as FRACTAL_Z's (c1, kh, kw, c0) with each group's channels
-/// padded to a multiple of 16 and kblock 16; false: K in (c, kh, kw) order, one running sum.
-/// Returns Y [N,O,OH,OW].
+/// gemm(). cube = true: K in ConvKOrder (FRACTAL_Z, or FRACTAL_Z_C04 for small-channel convs)
+/// and kblock 16; false: K in (c, kh, kw) order, one running sum. Returns Y [N,O,OH,OW].
 std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                           const ConvGeometry& g, bool cube);
 
@@ -44,7 +64,7 @@ std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>&
 void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index);
 
 /// conv2d(..., cube = true) executed from a Cube tiling of the convolution (batch = group,
-/// M = N·OH·OW, N = O/group, K = ⌈(C/group)/16⌉·16·Kh·Kw): one im2col A of all images per
+/// M = N·OH·OW, N = O/group, K = ConvKOrder's K): one im2col A of all images per
 /// group, then cube_batch_tiles. Bit-identical to conv2d(..., true).
 std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                                 const ConvGeometry& g, const CubeTiling& t);

@@ -52,13 +52,11 @@ void cube_batch_tiles(const float* A, const float* B, const float* init, float* 
 std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                                 const ConvGeometry& g, const CubeTiling& t) {
   const int64_t Cg = g.C / g.group, Og = g.O / g.group;
-  const int64_t C0 = 16, C1 = (Cg + C0 - 1) / C0;
-  const int64_t K = C1 * C0 * g.Kh * g.Kw, S = g.OH * g.OW, M = g.N * S;
+  const ConvKOrder kidx(Cg, g.group, g.Kh, g.Kw);  // K index of (c, kh, kw): FRACTAL_Z or FRACTAL_Z_C04
+  const int64_t K = kidx.K, S = g.OH * g.OW, M = g.N * S;
   if (t.batch != g.group || t.M != M || t.N != Og || t.K != K)
     throw Error("conv2d_tiled: the tiling's problem (batch " + std::to_string(t.batch) + ", M " + std::to_string(t.M) + ", N " +
                 std::to_string(t.N) + ", K " + std::to_string(t.K) + ") is not this convolution's");
-  // K index of (c, kh, kw) in FRACTAL_Z's order (c1, kh, kw, c0).
-  auto kidx = [&](int64_t c, int64_t kh, int64_t kw) { return (((c / C0) * g.Kh + kh) * g.Kw + kw) * C0 + c % C0; };
   std::vector<float> y(static_cast<size_t>(g.N * g.O * S));
   std::vector<float> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * Og)), init(static_cast<size_t>(Og));
   std::vector<float> C(static_cast<size_t>(M * Og));

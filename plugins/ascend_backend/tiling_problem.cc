@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <set>
 
+#include "cube.h"
 #include "ge/sdk/layout.h"
 #include "move_ops.h"
 #include "tiling_choose.h"
 
 namespace ge::ascend {
 namespace {
-
-constexpr int64_t kFractal = 16;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
@@ -37,7 +36,7 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
     t.batch = group;
     t.M = y[0] * y[2] * y[3];
     t.N = b[0] / group;
-    t.K = round_up(cg, kFractal) * b[2] * b[3];  // FRACTAL_Z's K: (c1, kh, kw, c0)
+    t.K = ConvKOrder(cg, group, b[2], b[3]).K;  // FRACTAL_Z's (c1, kh, kw, c0) or FRACTAL_Z_C04's (kh, kw, c0) padded
   } else if (op == "FusedMatMul") {  // A [.., M, K] with its batch dims folded into M; B [K, N] or (transB) [N, K]
     if (a.rank() < 2 || b.rank() != 2) return no(why, "FusedMatMul needs A of rank >= 2 and a 2-D B");
     const bool tb = n.attrs.get_int("transB", 0) != 0;

@@ -50,6 +50,17 @@ class AscendKernels : public ::testing::Test {
 };
 core::Environment *AscendKernels::cpu_, *AscendKernels::fp16_, *AscendKernels::fp32_;
 
+TEST_F(AscendKernels, SmallChannelConvOnTheCubeInC04Order) {
+  // 3 input channels, 7×7, stride 2, pad 3 (resnet50's conv1 shape): the Cube reduces over
+  // K = ⌈4·7·7/16⌉·16 = 208 in FRACTAL_Z_C04's (kh, kw, c0) order; same values as the cpu
+  // backend within the fp16 tolerance.
+  const Case c{"Conv 3->8 7x7 s2 C04", R"(  const %w: f32[8,3,7,7]
+  const %b: f32[8]
+  %y: f32[1,8,8,8] = Conv(%x, %w, %b) {pads=[3,3,3,3], strides=[2,2]}
+  %out: f32[1,512] = Flatten(%y) {axis=1})", "input %x: f32[1,3,15,15]", "aicore.cube"};
+  check(c);
+}
+
 TEST_F(AscendKernels, ConvOddChannelsOnTheCubeWithFractalZWeights) {
   const Case c{"Conv 5->7 3x3 s2", R"(  const %w: f32[7,5,3,3]
   const %b: f32[7]

@@ -336,6 +336,65 @@ TEST(AscendTiling, TiledConvIsBitIdenticalToTheWholeTensorCube) {
   }
 }
 
+TEST(AscendTiling, TiledSmallChannelConvIsBitIdenticalToTheWholeTensorCube) {
+  // 2 images, 3 channels, 7×7, stride 2, pad 3: FRACTAL_Z_C04's K = 208 (13 fractals).
+  ConvGeometry g{2, 3, 13, 11, 20, 7, 7, 7, 6, 1, 2, 2, 1, 1, 3, 3};
+  const auto x = fp16_values(2 * 3 * 13 * 11, 7, -8, 8), w = fp16_values(20 * 3 * 49, 8, -8, 8), b = fp16_values(20, 9);
+  const std::vector<float> want = conv2d(x, w, b, g, true);
+  CubeTiling t;
+  t.batch = 1, t.M = 2 * 7 * 6, t.N = 20, t.K = 208;
+  const Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  std::vector<CubeTiling> tilings{choose_cube_tiling(t, p, "test")};
+  for (auto [m, n, k, kl1] : {std::tuple{16, 16, 16, 16}, std::tuple{48, 32, 32, 64}, std::tuple{96, 32, 208, 208}, std::tuple{32, 16, 48, 96}}) {
+    CubeTiling c = t;
+    c.m_tile = m, c.n_tile = n, c.k_tile = k, c.k_l1 = kl1, c.block_dim = 1;
+    tilings.push_back(c);
+  }
+  for (const CubeTiling& c : tilings) {
+    SCOPED_TRACE(std::to_string(c.m_tile) + "x" + std::to_string(c.n_tile) + "x" + std::to_string(c.k_tile) + " l1 " + std::to_string(c.k_l1));
+    EXPECT_TRUE(same_bits(conv2d_tiled(x, w, b, g, c), want));
+  }
+  // A FRACTAL_Z K (16·49) is not this convolution's problem.
+  CubeTiling fz = tilings.front();
+  fz.K = 784;
+  EXPECT_THROW(conv2d_tiled(x, w, b, g, fz), Error);
+}
+
+TEST(AscendTiling, SmallChannelConvGetsAC04Tiling) {
+  // Compiled for Ascend910A: the stored tiling of a 3-channel 7×7 conv has K = 208 and passes
+  // check(); a 3-channel 3×3 conv has K = 48.
+  auto env = env_for("Ascend910A");
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,3,32,32]
+  const %w: f32[16,3,7,7]
+  const %w2: f32[8,16,3,3]
+  const %w3: f32[4,3,3,3]
+  %y: f32[2,16,16,16] = Conv(%x, %w) {pads=[3,3,3,3], strides=[2,2]}
+  %z: f32[2,8,16,16] = Conv(%y, %w2) {pads=[1,1,1,1]}
+  %u: f32[2,4,32,32] = Conv(%x, %w3) {pads=[1,1,1,1]}
+  output %z
+  output %u
+})";
+  auto g = compile(test::parse(*env, text), *env);
+  const Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  std::map<int64_t, int64_t> k_of_cin;  // weight's input channels -> tiling K
+  std::map<int64_t, int64_t> k_of_kernel;
+  int convs = 0;
+  for (const Node* n : g->nodes()) {
+    if (n->op_type() != "Conv" && n->op_type() != "FusedConv") continue;
+    ++convs;
+    ASSERT_EQ(n->attrs.get_string(kAttrEngine, ""), "cube") << n->name();
+    const CubeTiling t = decode_cube(n->attrs.get_ints(kAttrTiling), n->name());
+    EXPECT_NO_THROW(check(t, p, n->name()));
+    const Shape& ws = n->input(1)->shape;
+    if (ws[1] == 3) k_of_kernel[ws[2]] = t.K;
+    else EXPECT_EQ(t.K, 16 * 9) << n->name();
+  }
+  EXPECT_EQ(convs, 3);
+  EXPECT_EQ(k_of_kernel[7], 208);
+  EXPECT_EQ(k_of_kernel[3], 48);
+}
+
 TEST(AscendTiling, TiledGemmIsBitIdenticalToTheWholeTensorCube) {
   // K = 100: the last fractal is 4 wide; values up to 64 so that the fp32 sums round.
   const int64_t M = 37, N = 45, K = 100;
