@@ -3,9 +3,24 @@
 #include <cmath>
 #include <sstream>
 
-namespace ge::core {
+#include "ge/sdk/layout.h"
 
-Comparison compare_tensors(const Tensor& out, const Tensor& ref, const Tolerance& tol) {
+namespace ge::core {
+namespace {
+
+/// `t` in its logical layout: a blocked tensor (NC1HWC0, FRACTAL_Z, FRACTAL_NZ, oneDNN's blocked
+/// weights) is unpacked to NCHW (rank 4) or ND, so that two runs whose layout passes chose
+/// differently compare element by element, not byte by byte.
+Tensor logical(const Tensor& t) {
+  if (!format_is_blocked(t.format())) return t;
+  const Format plain = t.shape().rank() == 4 ? Format::NCHW : Format::ND;
+  return can_convert_format(t.format(), plain, t.shape().rank()) ? convert_format(t, plain) : t;
+}
+
+}  // namespace
+
+Comparison compare_tensors(const Tensor& out_in, const Tensor& ref_in, const Tolerance& tol) {
+  const Tensor out = logical(out_in), ref = logical(ref_in);
   Comparison c;
   std::ostringstream os;
   if (out.dtype() != ref.dtype() || out.shape() != ref.shape()) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ge/core/compare.h"
+#include "ge/sdk/layout.h"
 
 using namespace ge;
 
@@ -53,4 +54,20 @@ TEST(Compare, RelativeL2AloneIgnoresPerElementErrors) {
   EXPECT_TRUE(l2.ok) << l2.message;
   t.max_rel_l2 = 1e-3;
   EXPECT_FALSE(core::compare_tensors(floats({20.f, 0.17f, -15.f}), floats({20.f, 0.07f, -15.f}), t).ok);
+}
+
+// A tensor in NC1HWC0 and the same values in NCHW are equal: compare_tensors unpacks blocked
+// layouts first (gec compare between runs whose layout passes chose differently).
+TEST(Compare, BlockedLayoutsCompareByLogicalElements) {
+  Tensor nchw = Tensor::allocate(DataType::Float32, Shape{1, 3, 2, 2});
+  for (int i = 0; i < 12; ++i) nchw.data_as<float>()[i] = 1.0f + i;
+  Tensor blocked = convert_format(nchw, Format::NC1HWC0);
+  ASSERT_EQ(blocked.format(), Format::NC1HWC0);
+  auto c = core::compare_tensors(blocked, nchw, {});
+  EXPECT_TRUE(c.ok) << c.message;
+  EXPECT_EQ(c.rel_l2, 0.0);
+  nchw.data_as<float>()[5] = 100.f;  // element (c=1, h=0, w=1) differs
+  auto d = core::compare_tensors(blocked, nchw, {});
+  EXPECT_FALSE(d.ok);
+  EXPECT_EQ(d.worst_index, 5);
 }
