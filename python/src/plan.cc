@@ -178,7 +178,8 @@ void bind_plan(py::module_& m) {
   m.def(
       "_profile_plan",
       [](const Plan& p, int iterations, int threads, uint32_t seed, const std::string& manifest) {
-        auto env = environment(manifest);
+        // As Session.load_plan: without a manifest, the plugins the plan was checked against.
+        auto env = environment(manifest.empty() ? p.manifest : manifest);
         ge::PlanLoadOptions o;
         o.threads = thread_count(*env, threads);
         std::shared_ptr<ge::LoadedPlan> lp;

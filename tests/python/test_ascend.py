@@ -31,6 +31,10 @@ class AscendTest(unittest.TestCase):
             self.assertLessEqual(rel_l2, 1e-2)
             self.assertGreater(rel_l2, 1e-5)
             np.testing.assert_array_equal(out, outs[0])
+        # ge.profile takes the Ascend plan too (with the plugins it was checked against): every node
+        # of the plan is timed.
+        prof = ge.profile(plan, iterations=1)
+        self.assertGreater(len(prof.top_operators(1000)), 30)
         cpu = ge.Session().load_plan(ge.generate_plan(g, backend="cpu")).run(x)[0]
         self.assertFalse(np.array_equal(cpu, outs[0]))
 
