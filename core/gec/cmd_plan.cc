@@ -16,6 +16,11 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 Compiled load_plan_model(const std::string& path, const ge::core::Environment& env, const CommonOptions& common) {
   Compiled c;
+  // Compile-time settings cannot change a compiled plan: refuse them rather than ignore them.
+  if (!common.input_shapes.empty())
+    throw ge::Error("--input-shape applies when compiling; '" + path + "' is a compiled plan (compile the model with it)");
+  if (!common.disable.empty())
+    throw ge::Error("--disable applies when compiling; '" + path + "' is a compiled plan (compile the model with it)");
   auto t0 = Clock::now();
   ge::core::PlanContents plan = ge::core::load_plan(path, env);
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.

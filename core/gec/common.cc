@@ -96,6 +96,8 @@ ge::core::ImportOptions CommonOptions::import_options() const {
         throw ge::Error("--input-shape '" + spec + "': '" + d + "' is not a dimension");
       }
     }
+    if (o.frontend.input_shapes.count(spec.substr(0, colon)))
+      throw ge::Error("--input-shape '" + spec + "': input '" + spec.substr(0, colon) + "' is given twice");
     o.frontend.input_shapes[spec.substr(0, colon)] = dims;
   }
   return o;

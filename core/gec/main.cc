@@ -101,8 +101,19 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, exit 2, as every other gec error (README).
+    std::string msg = e.what();
+    for (char& ch : msg)
+      if (ch == '\n') ch = ' ';
+    std::fprintf(stderr, "gec: error: %s (gec --help)\n", msg.c_str());
+    return 2;
   }
   try {
     if (run->parsed()) return gec::cmd_run(model, common, *run);

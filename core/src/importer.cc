@@ -74,6 +74,8 @@ void evaluate(Node& n, const Environment& env, const ImportOptions& opts, int64_
 }  // namespace
 
 void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
+  const bool overridden = !opts.frontend.input_shapes.empty();
+  int64_t stale_declared = 0;
   for (Node* n : g.topological_order()) {
     int64_t opset = g.opset(n->domain());
     const OpDef* def = env.ops.find(n->domain(), n->op_type(), opset);
@@ -117,10 +119,15 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
       if (!o) continue;
       if (o->dtype == DataType::Undefined)
         throw Error(n->describe() + ": shape inference left output '" + o->name() + "' without a type");
-      if (seeded[i].first != DataType::Undefined && (seeded[i].first != o->dtype || seeded[i].second != o->shape))
-        log(LogLevel::Warn, n->describe() + ": ONNX shape inference gives '" + o->name() + "' " +
-                                std::string(dtype_name(seeded[i].first)) + seeded[i].second.str() + ", GE infers " +
-                                std::string(dtype_name(o->dtype)) + o->shape.str() + "; using GE's");
+      if (seeded[i].first != DataType::Undefined && (seeded[i].first != o->dtype || seeded[i].second != o->shape)) {
+        // With overridden input shapes (--input-shape) the model's declared value shapes are
+        // stale by design: one summary line below instead of a warning per value.
+        ++stale_declared;
+        log(overridden ? LogLevel::Debug : LogLevel::Warn,
+            n->describe() + ": ONNX shape inference gives '" + o->name() + "' " + std::string(dtype_name(seeded[i].first)) +
+                seeded[i].second.str() + ", GE infers " + std::string(dtype_name(o->dtype)) + o->shape.str() +
+                "; using GE's");
+      }
     }
     bool all_known = def->foldable;
     for (Value* v : n->inputs()) all_known &= (v == nullptr || v->data != nullptr);
@@ -134,6 +141,9 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
     if (all_known && !already && out_elems <= opts.fold_limit_elements && n->num_inputs() > 0)
       evaluate(*n, env, opts, opset);
   }
+  if (overridden && stale_declared)
+    log(LogLevel::Info, "--input-shape: " + std::to_string(stale_declared) +
+                            " value shapes declared in the model differ from GE's inference with the new input shapes; GE's are used");
 }
 
 std::unique_ptr<Graph> import_model(const Environment& env, const std::string& path, const ImportOptions& opts) {

@@ -15,6 +15,7 @@
 // cycles (× clock_ghz). The launch constants and aicpu.gflops are the ones placement uses
 // (placement_cost.h), so placement and timing price a task alike.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct PipeCycles {
   double mte2 = 0;    ///< global memory→L1 (Cube) or →UB (Vector)
   double mte3 = 0;    ///< UB→global memory
   double movement() const { return l0c_ub + mte1 + mte2 + mte3; }
+  /// The busiest data-movement pipe's cycles: the pipes run concurrently, so a movement
+  /// utilization is this over the elapsed cycles (≤ 100 %), not movement() (their sum).
+  double busiest_movement() const { return std::max(std::max(l0c_ub, mte1), std::max(mte2, mte3)); }
   PipeCycles& operator+=(const PipeCycles& o);
 };
 

@@ -106,7 +106,7 @@ DeviceSimulation simulate_graph(const Graph& g, const Platform& p, bool with_tra
     if (held > 0 && k.engine != "aicpu") {
       n.cube_utilization = k.pipes.cube / held;
       n.vector_utilization = k.pipes.vector / held;
-      n.movement_utilization = k.pipes.movement() / held;
+      n.movement_utilization = k.pipes.busiest_movement() / held;
     }
     s.nodes.push_back(std::move(n));
   }

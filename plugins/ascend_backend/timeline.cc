@@ -33,7 +33,7 @@ double Timeline::vector_utilization() const {
 
 double Timeline::movement_utilization() const {
   if (latency_cycles <= 0 || ai_cores <= 0) return 0;
-  return sum_over(core_busy, [](const PipeCycles& c) { return c.movement(); }) / (ai_cores * latency_cycles);
+  return sum_over(core_busy, [](const PipeCycles& c) { return c.busiest_movement(); }) / (ai_cores * latency_cycles);
 }
 
 Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform& p) {
@@ -201,7 +201,7 @@ std::string chrome_trace(const Timeline& t, const std::string& title) {
     const double l = t.latency_cycles > 0 ? t.latency_cycles : 1;
     cores.push_back({{"core", c}, {"cube_cycles", b.cube}, {"vector_cycles", b.vector}, {"movement_cycles", b.movement()},
                      {"cube_utilization", b.cube / l}, {"vector_utilization", b.vector / l},
-                     {"movement_utilization", b.movement() / l}});
+                     {"movement_utilization", b.busiest_movement() / l}});
   }
   json root = {{"traceEvents", ev},
                {"displayTimeUnit", "ns"},
