@@ -11,14 +11,24 @@ namespace ge::ascend {
 void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index) {
   const int64_t M = t.M, N = t.N, K = t.K;
   std::vector<float> l0c(static_cast<size_t>(t.m_tile * t.n_tile)), part(static_cast<size_t>(t.n_tile));
+  // The batch's tiles core by core through the tile→core mapping of tiling.h (round-robin or
+  // block partition): cores are independent and each element's K order is the same in every
+  // tile order, so executing the cores one after another gives the same result as any
+  // interleaving. Round-robin cores hold tiles of every batch: those of other batches are skipped.
   const int64_t per_batch = t.m_tiles() * t.n_tiles();
-  for (int64_t r = 0; r < per_batch; ++r) {
-      // This is tile batch_index·m_tiles·n_tiles + r of the task in its stored order (MN or NM,
-      // tiling.h), on AI Core tile mod block_dim; cores are independent and each element's K
-      // order is the same in every tile order, so executing tiles in index order gives the same
-      // result as any interleaving.
+  int64_t core0 = 0, core1 = t.block_dim;
+  if (t.blocked()) core0 = batch_index * t.blocks_m() * t.blocks_n(), core1 = core0 + t.blocks_m() * t.blocks_n();
+  for (int64_t core = core0; core < core1; ++core) {
+    int64_t i0 = 0, i1 = t.core_tile_count(core);
+    if (!t.blocked()) {  // tiles core + i·block_dim of this batch: indices [batch·per_batch, (batch+1)·per_batch)
+      i0 = std::max<int64_t>(0, (batch_index * per_batch - core + t.block_dim - 1) / t.block_dim);
+      i1 = std::min(i1, ((batch_index + 1) * per_batch - core + t.block_dim - 1) / t.block_dim);
+    }
+    for (int64_t i = i0; i < i1; ++i) {
       int64_t bi, mi, ni;
-      t.tile_indices(batch_index * per_batch + r, bi, mi, ni);
+      t.core_tile(core, i, bi, mi, ni);
+      if (bi != batch_index) throw Error("cube_batch_tiles: tile→core mapping gave batch " + std::to_string(bi) + " for batch " +
+                                         std::to_string(batch_index));
       const int64_t m0 = mi * t.m_tile, m1 = std::min(M, m0 + t.m_tile);
       const int64_t n0 = ni * t.n_tile, n1 = std::min(N, n0 + t.n_tile), nw = n1 - n0;
       for (int64_t m = m0; m < m1; ++m)  // L0C starts at the bias
@@ -47,6 +57,7 @@ void cube_batch_tiles(const float* A, const float* B, const float* init, float* 
       for (int64_t m = m0; m < m1; ++m)  // write-out of the L0C tile
         std::copy(l0c.begin() + (m - m0) * t.n_tile, l0c.begin() + (m - m0) * t.n_tile + nw, C + m * N + n0);
     }
+  }
 }
 
 std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,

@@ -179,18 +179,33 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
   // A whole-K panel stays in L1 when k_l1 covers K: the core's next tile reuses it when it shares
   // the panel (same batch and m index for A, same batch and n index for B).
   const bool panels_resident = t.k_l1 >= K16;
-  const int64_t tiles = t.output_tiles();
+  // Block partition (tiling.h): the core walks its block with one operand's panels in the inner
+  // loop (NM: the block's A rows, MN: its B columns). When all of those panels fit L1 next to
+  // the outer operand's double-buffered panel (whole K, fp16, A at im2col size), they stay
+  // resident: each is loaded from global memory once per block, on the first pass.
+  const int64_t count = t.core_tile_count(b);
+  bool hold_inner = false;
+  int64_t inner = 1;  // tiles of the inner loop
+  if (t.blocked() && panels_resident && count > 0) {
+    int64_t bi0, m_lo, n_lo, rows, cols;
+    t.block_of(b, bi0, m_lo, n_lo, rows, cols);
+    const bool nm = t.order == CubeOrder::NM;
+    inner = nm ? rows : cols;
+    const int64_t bytes = ((nm ? rows * t.m_tile : cols * t.n_tile) + 2 * (nm ? t.n_tile : t.m_tile)) * K16 * 2;
+    hold_inner = bytes <= p.get_int("buffers.l1");
+  }
   const int64_t steps = ceil_div(K16, t.k_tile), per_chunk = t.k_l1 / t.k_tile;
   std::vector<double> d(5);  // stages: MTE2, MTE1, Cube, V (L0C→UB + epilogue), MTE3
   int64_t prev_batch = -1, prev_m = -1, prev_n = -1;
   FlowShop shop(5, t.double_buffer);
-  for (int64_t tile = b; tile < tiles; tile += t.block_dim) {
+  for (int64_t i = 0; i < count; ++i) {
     int64_t bi, mi, ni;
-    t.tile_indices(tile, bi, mi, ni);
+    t.core_tile(b, i, bi, mi, ni);
     const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
     const double m16 = static_cast<double>(round16(m)), n16 = static_cast<double>(round16(n));
-    const bool reuse_a = panels_resident && bi == prev_batch && mi == prev_m;
-    const bool reuse_b = panels_resident && bi == prev_batch && ni == prev_n;
+    const bool held = hold_inner && i >= inner;  // the inner operand's panel was loaded on the first pass
+    const bool reuse_a = (panels_resident && bi == prev_batch && mi == prev_m) || (held && t.order == CubeOrder::NM);
+    const bool reuse_b = (panels_resident && bi == prev_batch && ni == prev_n) || (held && t.order == CubeOrder::MN);
     prev_batch = bi, prev_m = mi, prev_n = ni;
     // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A and B into L1 at the
     // chunk's first step; MTE1 moves the step's A and B blocks into L0A / L0B; the Cube runs

@@ -9,8 +9,9 @@
 //   path p    bytes / bandwidth.p (bytes per cycle per core)
 // With double buffering a tile costs the slowest pipe's time (the next tile's loads overlap the
 // current tile's compute), plus one pipeline fill (first loads) and drain (last store) per core;
-// without it, the sum of all pipes. Core b of block_dim runs tiles b, b + block_dim, … (tiling.h);
-// the task ends when its slowest core does. A task adds launch.aicore_us (in cycles).
+// without it, the sum of all pipes. Core b of block_dim runs the tiles CubeTiling::core_tile gives
+// it (tiling.h: round-robin b, b + block_dim, …, or its contiguous block under a block
+// partition); the task ends when its slowest core does. A task adds launch.aicore_us (in cycles).
 // AI CPU tasks: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core
 // cycles (× clock_ghz). The launch constants and aicpu.gflops are the ones placement uses
 // (placement_cost.h), so placement and timing price a task alike.

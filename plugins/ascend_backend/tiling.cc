@@ -9,17 +9,17 @@ namespace ge::ascend {
 namespace {
 
 constexpr int64_t kCube = 1, kVector = 2;
-constexpr int64_t kCubeVersion = 2, kVectorVersion = 1;  // cube version 1 (no order field) is still read
+constexpr int64_t kCubeVersion = 3, kVectorVersion = 1;  // cube versions 1 (no order) and 2 (no blocks) are still read
 
 void expect(const std::vector<int64_t>& v, int64_t kind, size_t len, const std::string& who) {
   const char* name = kind == kCube ? "cube" : "vector";
   if (v.size() < 2 || v[0] != kind)
     throw Error(who + ": attribute " + kAttrTiling + " is not a " + name + " tiling (kind " +
                 (v.empty() ? std::string("missing") : std::to_string(v[0])) + ")");
-  const bool known = kind == kCube ? v[1] == 1 || v[1] == kCubeVersion : v[1] == kVectorVersion;
+  const bool known = kind == kCube ? v[1] == 1 || v[1] == 2 || v[1] == kCubeVersion : v[1] == kVectorVersion;
   if (!known)
     throw Error(who + ": attribute " + kAttrTiling + " has version " + std::to_string(v[1]) + "; this plugin reads version " +
-                (kind == kCube ? std::string("1 and 2") : std::to_string(kVectorVersion)));
+                (kind == kCube ? std::string("1, 2 and 3") : std::to_string(kVectorVersion)));
   if (v.size() != len)
     throw Error(who + ": attribute " + kAttrTiling + " has " + std::to_string(v.size()) + " values; a " + name + " tiling has " +
                 std::to_string(len));
@@ -48,7 +48,7 @@ void block_dim_ok(int64_t block_dim, int64_t tiles, const Platform& p, const std
 
 std::vector<int64_t> encode(const CubeTiling& t) {
   return {kCube, kCubeVersion, t.batch, t.M, t.N, t.K, t.m_tile, t.n_tile, t.k_tile, t.k_l1, t.double_buffer ? 1 : 0, t.block_dim,
-          static_cast<int64_t>(t.order)};
+          static_cast<int64_t>(t.order), t.single_core_m, t.single_core_n};
 }
 
 std::vector<int64_t> encode(const VectorTiling& t) {
@@ -56,17 +56,18 @@ std::vector<int64_t> encode(const VectorTiling& t) {
 }
 
 CubeTiling decode_cube(const std::vector<int64_t>& v, const std::string& who) {
-  expect(v, kCube, v.size() >= 2 && v[1] == 1 ? 12 : 13, who);
+  expect(v, kCube, v.size() >= 2 && v[1] == 1 ? 12 : v.size() >= 2 && v[1] == 2 ? 13 : 15, who);
   CubeTiling t;
   t.batch = v[2], t.M = v[3], t.N = v[4], t.K = v[5];
   t.m_tile = v[6], t.n_tile = v[7], t.k_tile = v[8], t.k_l1 = v[9];
   if (v[10] != 0 && v[10] != 1) throw Error(who + ": tiling field double_buffer = " + std::to_string(v[10]) + " must be 0 or 1");
   t.double_buffer = v[10] == 1;
   t.block_dim = v[11];
-  if (v.size() == 13) {
+  if (v.size() >= 13) {
     if (v[12] != 0 && v[12] != 1) throw Error(who + ": tiling field order = " + std::to_string(v[12]) + " must be 0 (MN) or 1 (NM)");
     t.order = static_cast<CubeOrder>(v[12]);
   }
+  if (v.size() == 15) t.single_core_m = v[13], t.single_core_n = v[14];
   return t;
 }
 
@@ -94,6 +95,20 @@ void check(const CubeTiling& t, const Platform& p, const std::string& who) {
   fits(t.l0c_bytes(), p, "l0c", who);
   fits(t.l1_bytes(), p, "l1", who);
   block_dim_ok(t.block_dim, t.output_tiles(), p, who);
+  if (t.single_core_m == 0 && t.single_core_n == 0) return;  // round-robin
+  auto block_field = [&](int64_t v, int64_t tile, int64_t extent, const char* f, const char* tf) {
+    const int64_t limit = (extent + tile - 1) / tile * tile;
+    if (v <= 0 || v % tile || v > limit)
+      throw Error(who + ": tiling field " + f + " = " + std::to_string(v) + " is not a positive multiple of " + tf + " = " +
+                  std::to_string(tile) + " up to " + std::to_string(limit) + " (0 and 0 = round-robin tiles)");
+  };
+  block_field(t.single_core_m, t.m_tile, t.M, "single_core_m", "m_tile");
+  block_field(t.single_core_n, t.n_tile, t.N, "single_core_n", "n_tile");
+  if (t.blocks() != t.block_dim)
+    throw Error(who + ": tiling block partition " + std::to_string(t.single_core_m) + " x " + std::to_string(t.single_core_n) +
+                " cuts the output into " + std::to_string(t.blocks()) + " blocks (" + std::to_string(t.batch) + " batch x " +
+                std::to_string(t.blocks_m()) + " x " + std::to_string(t.blocks_n()) + ") but block_dim is " +
+                std::to_string(t.block_dim) + ": every block needs its own AI Core and every core one block");
 }
 
 void check(const VectorTiling& t, const Platform& p, const std::string& who) {

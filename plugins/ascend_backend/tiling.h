@@ -13,6 +13,7 @@
 // platform's buffers or does not match the node (a corrupted offline model), and execute the
 // task tile by tile in the stored order. The cycle model (issue 10) prices the same tiles.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +45,15 @@ inline constexpr const char* kAttrSoc = "ascend_soc_version";
 /// n_tiles > block_dim, or the B columns when n_tiles divides block_dim; NM: the B (weight)
 /// columns when m_tiles > block_dim), i.e. which panel can stay resident in L1 (cycle_model.h);
 /// it does not change any element's K-accumulation order, hence not the results.
+///
+/// Block partition (encoding version 3; CANN TCubeTiling's singleCoreM / singleCoreN /
+/// usedCoreNum): with single_core_m, single_core_n > 0 the output of each batch is cut into
+/// contiguous blocks of single_core_m × single_core_n elements (multiples of m_tile / n_tile; the
+/// last block of a row or column may be smaller), one block per AI Core: block_dim = batch ·
+/// ⌈M/single_core_m⌉ · ⌈N/single_core_n⌉ (batch-major, then M blocks, then N blocks). Core b walks
+/// its block's base tiles in `order` (MN: m outer, n inner; NM: n outer, m inner), so its
+/// consecutive tiles share an operand panel the core can keep in L1 (cycle_model.h). 0 / 0 = the
+/// round-robin above (versions 1 and 2).
 enum class CubeOrder : int64_t { MN = 0, NM = 1 };
 
 struct CubeTiling {
@@ -53,6 +63,7 @@ struct CubeTiling {
   bool double_buffer = true;
   int64_t block_dim = 1;                    ///< 1 ≤ block_dim ≤ min(ai_cores, output tiles)
   CubeOrder order = CubeOrder::MN;          ///< output tile order (encoding version 2; version 1 is MN)
+  int64_t single_core_m = 0, single_core_n = 0;  ///< per-core block (elements; 0 = round-robin; version 3)
 
   int64_t m_tiles() const { return (M + m_tile - 1) / m_tile; }
   int64_t n_tiles() const { return (N + n_tile - 1) / n_tile; }
@@ -69,6 +80,39 @@ struct CubeTiling {
     bi = tile / (mt * nt);
     if (order == CubeOrder::NM) mi = r % mt, ni = r / mt;
     else mi = r / nt, ni = r % nt;
+  }
+  /// Block partition (version 3): true when each core takes one contiguous block.
+  bool blocked() const { return single_core_m > 0 && single_core_n > 0; }
+  int64_t block_m_tiles() const { return single_core_m / m_tile; }  ///< m tiles per block
+  int64_t block_n_tiles() const { return single_core_n / n_tile; }  ///< n tiles per block
+  int64_t blocks_m() const { return (m_tiles() + block_m_tiles() - 1) / block_m_tiles(); }
+  int64_t blocks_n() const { return (n_tiles() + block_n_tiles() - 1) / block_n_tiles(); }
+  int64_t blocks() const { return batch * blocks_m() * blocks_n(); }
+  /// The tile→core mapping the emulator and the cycle model share: how many output tiles AI Core
+  /// `core` (0 ≤ core < block_dim) processes, and its i-th one (0 ≤ i < core_tile_count(core)) as
+  /// batch, m and n tile indices, in the order the core processes them.
+  int64_t core_tile_count(int64_t core) const {
+    if (!blocked()) {
+      const int64_t tiles = output_tiles();
+      return core < tiles ? (tiles - core + block_dim - 1) / block_dim : 0;
+    }
+    int64_t bi, m_lo, n_lo, rows, cols;
+    block_of(core, bi, m_lo, n_lo, rows, cols);
+    return rows * cols;
+  }
+  void core_tile(int64_t core, int64_t i, int64_t& bi, int64_t& mi, int64_t& ni) const {
+    if (!blocked()) return tile_indices(core + i * block_dim, bi, mi, ni);
+    int64_t m_lo, n_lo, rows, cols;
+    block_of(core, bi, m_lo, n_lo, rows, cols);
+    if (order == CubeOrder::NM) mi = m_lo + i % rows, ni = n_lo + i / rows;
+    else mi = m_lo + i / cols, ni = n_lo + i % cols;
+  }
+  /// Block `core`: its batch, first m and n tile, and its size in m tiles (rows) and n tiles (cols).
+  void block_of(int64_t core, int64_t& bi, int64_t& m_lo, int64_t& n_lo, int64_t& rows, int64_t& cols) const {
+    const int64_t bm = blocks_m(), bn = blocks_n(), r = core % (bm * bn);
+    bi = core / (bm * bn);
+    m_lo = (r / bn) * block_m_tiles(), n_lo = (r % bn) * block_n_tiles();
+    rows = std::min(block_m_tiles(), m_tiles() - m_lo), cols = std::min(block_n_tiles(), n_tiles() - n_lo);
   }
 };
 
@@ -94,9 +138,11 @@ struct VectorTiling {
 };
 
 /// Attribute encodings (versioned; the first two ints are kind and version):
-///   cube:   [1, 2, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
-///           (order 0 = MN, 1 = NM); version 1 — the same without order, read as order MN — is
-///           still decoded (plans and offline models written before the order existed)
+///   cube:   [1, 3, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
+///           single_core_m, single_core_n] (order 0 = MN, 1 = NM; single_core_m = single_core_n = 0:
+///           round-robin tiles); version 2 — the same without the block fields — and version 1 —
+///           also without order (order MN) — are still decoded as round-robin (plans and offline
+///           models written before)
 ///   vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
 std::vector<int64_t> encode(const CubeTiling& t);
 std::vector<int64_t> encode(const VectorTiling& t);
@@ -107,7 +153,10 @@ VectorTiling decode_vector(const std::vector<int64_t>& v, const std::string& who
 
 /// Refuse a tiling that cannot run on `p`: non-positive sizes, tiles not multiples of 16, k_l1 not
 /// a multiple of k_tile, a buffer over capacity (L0A, L0B, L0C, L1 for cube; UB for vector), a
-/// tile misaligned for its buffer (L0A/L0B 512 B), block_dim outside 1..min(ai_cores, tiles).
+/// tile misaligned for its buffer (L0A/L0B 512 B), block_dim outside 1..min(ai_cores, tiles), a
+/// block partition that is not one of round-robin (0, 0) or positive multiples of m_tile /
+/// n_tile within M / N rounded up to them, or whose block count is not block_dim (the blocks
+/// would not cover the output exactly once with one block per core).
 /// Throws ge::Error naming `who`, the buffer or field, the bytes needed and the capacity.
 void check(const CubeTiling& t, const Platform& p, const std::string& who);
 void check(const VectorTiling& t, const Platform& p, const std::string& who);

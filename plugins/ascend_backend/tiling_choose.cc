@@ -20,9 +20,18 @@ int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 /// A lower bound of cube_cycles(t) without the launch: the task's slowest core is busy at least
 /// the average over its cores of every pipe's total (Cube, MTE1, V, MTE3 exact; MTE2 at least
 /// the smaller of a tile's A and B panels per tile when panels may stay resident, else both).
-double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const Platform& p) {
-  const double gm = p.get("bandwidth.gm_to_l1"), l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b");
-  const double l0c = p.get("bandwidth.l0c_to_ub"), out_bw = p.get("bandwidth.ub_to_gm"), lanes = p.get("vector.fp16_lanes");
+/// The platform numbers the bound reads (looked up once per choice: the bound runs per candidate).
+struct BoundPlatform {
+  double gm, l0a, l0b, l0c, out_bw, lanes;
+  int64_t l1;
+  explicit BoundPlatform(const Platform& p)
+      : gm(p.get("bandwidth.gm_to_l1")), l0a(p.get("bandwidth.l1_to_l0a")), l0b(p.get("bandwidth.l1_to_l0b")),
+        l0c(p.get("bandwidth.l0c_to_ub")), out_bw(p.get("bandwidth.ub_to_gm")), lanes(p.get("vector.fp16_lanes")),
+        l1(p.get_int("buffers.l1")) {}
+};
+
+double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const BoundPlatform& p) {
+  const double gm = p.gm, l0a = p.l0a, l0b = p.l0b, l0c = p.l0c, out_bw = p.out_bw, lanes = p.lanes;
   const double batch = static_cast<double>(t.batch), K16 = static_cast<double>(round_up(t.K, 16));
   const double M16 = static_cast<double>(round_up(t.M, 16)), N16 = static_cast<double>(round_up(t.N, 16));
   const double mt = static_cast<double>(t.m_tiles()), nt = static_cast<double>(t.n_tiles());
@@ -42,7 +51,27 @@ double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const Platform
     return (resident ? std::min(a, b) : a + b) / gm;
   };
   const double mte2 = batch * ((mt - 1) * (nt - 1) * tile(mf, nf) + (mt - 1) * tile(mf, nl) + (nt - 1) * tile(ml, nf) + tile(ml, nl));
-  return std::max({cube, mte1, v, mte3, mte2}) / static_cast<double>(t.block_dim);
+  if (!t.blocked()) return std::max({cube, mte1, v, mte3, mte2}) / static_cast<double>(t.block_dim);
+  // Block partition: core 0's block is the largest; every pipe's busy cycles on it, exactly as
+  // cycle_model.cc walks it (the outer operand's panel once per pass, the inner one's once per
+  // tile unless the block's inner panels stay in L1 or the inner loop has one tile).
+  int64_t bi, m_lo, n_lo, rows, cols;
+  t.block_of(0, bi, m_lo, n_lo, rows, cols);
+  const double bm = static_cast<double>(std::min(rows * t.m_tile, t.M)), bn = static_cast<double>(std::min(cols * t.n_tile, t.N));
+  const double bm16 = static_cast<double>(round_up(static_cast<int64_t>(bm), 16)), bn16 = static_cast<double>(round_up(static_cast<int64_t>(bn), 16));
+  const double r = static_cast<double>(rows), c = static_cast<double>(cols);
+  const bool nm = t.order == CubeOrder::NM;
+  double a_passes = 1, b_passes = 1;  // loads of the block's A rows / B columns
+  if (resident) {
+    const int64_t inner = nm ? rows : cols;
+    const bool hold = ((nm ? rows * t.m_tile : cols * t.n_tile) + 2 * (nm ? t.n_tile : t.m_tile)) * round_up(t.K, 16) * 2 <=
+                      p.l1;
+    if (!hold && inner > 1) (nm ? a_passes : b_passes) = nm ? c : r;
+  } else {
+    a_passes = c, b_passes = r;
+  }
+  return std::max({(bm16 / 16) * (bn16 / 16) * (K16 / 16), K16 * 2 * (c * bm16 / l0a + r * bn16 / l0b), bm16 * bn16 * (4 / l0c + 1 / lanes),
+                   bm * bn * out_elem / out_bw, (a_passes * bm16 * K16 * 2 / e + b_passes * K16 * bn16 * 2) / gm});
 }
 
 struct Candidate {
@@ -51,14 +80,15 @@ struct Candidate {
 };
 
 /// Prefer `a` over `b` at equal cycles: the larger tile, then the larger n_tile, the larger
-/// k_l1 and k_tile, then order MN.
+/// k_l1 and k_tile, then order MN, then round-robin.
 bool preferred(const CubeTiling& a, const CubeTiling& b) {
   const int64_t aa = a.m_tile * a.n_tile, ba = b.m_tile * b.n_tile;
   if (aa != ba) return aa > ba;
   if (a.n_tile != b.n_tile) return a.n_tile > b.n_tile;
   if (a.k_l1 != b.k_l1) return a.k_l1 > b.k_l1;
   if (a.k_tile != b.k_tile) return a.k_tile > b.k_tile;
-  return a.order == CubeOrder::MN && b.order != CubeOrder::MN;
+  if (a.order != b.order) return a.order == CubeOrder::MN;
+  return !a.blocked() && b.blocked();
 }
 
 CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who) {
@@ -67,13 +97,49 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
   const int64_t l0c = p.get_int("buffers.l0c"), l1 = p.get_int("buffers.l1");
   const int64_t m_max = round_up(problem.M, 16), n_max = round_up(problem.N, 16), k_max = round_up(problem.K, 16);
   std::vector<Candidate> cands;
-  auto add = [&](CubeTiling t) {
-    t.block_dim = std::min(cores, t.output_tiles());
+  const double launch_cycles = us_to_cycles(p.get("launch.aicore_us"), p);
+  const BoundPlatform bp(p);
+  auto add_orders = [&](CubeTiling t) {
     for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
       if (o == CubeOrder::NM && (t.m_tiles() == 1 || t.n_tiles() == 1)) break;  // same walk as MN
       t.order = o;
-      cands.push_back({t, cycles_lower_bound(t, work, p) + us_to_cycles(p.get("launch.aicore_us"), p)});
+      cands.push_back({t, cycles_lower_bound(t, work, bp) + launch_cycles});
     }
+  };
+  std::vector<CubeTiling> resident_tiles;  // whole K in L1: the tiles block partitions are tried with
+  auto add = [&](CubeTiling t) {
+    t.single_core_m = t.single_core_n = 0;
+    t.block_dim = std::min(cores, t.output_tiles());
+    add_orders(t);
+    if (t.k_l1 >= k_max) resident_tiles.push_back(t);
+  };
+  // Block partitions (CANN's singleCoreM × singleCoreN) of a tile: for each count of M blocks,
+  // the most N blocks that keep batch · blocks ≤ cores, only shapes using more than half the
+  // cores; per order the one with the smallest lower bound (core 0's exact pipe totals), and
+  // only when that bound is below `limit`. Tried only with the whole K in L1 (panels resident,
+  // cycle_model.h): otherwise a block walk reloads every panel as the round-robin one does.
+  auto add_blocks = [&](const CubeTiling& t, double limit, std::vector<Candidate>& out) {
+    const int64_t mt = t.m_tiles(), nt = t.n_tiles(), per_batch = cores / t.batch;
+    int64_t last_sm = 0, last_sn = 0;
+    Candidate keep[2];
+    for (int64_t bm = 1; bm <= std::min(mt, per_batch); ++bm) {
+      const int64_t sm = ceil_div(mt, bm), bn = std::min(nt, per_batch / ceil_div(mt, sm)), sn = ceil_div(nt, bn);
+      if (sm == last_sm && sn == last_sn) continue;
+      last_sm = sm, last_sn = sn;
+      CubeTiling b = t;
+      b.single_core_m = sm * t.m_tile, b.single_core_n = sn * t.n_tile;
+      b.block_dim = b.blocks();
+      if (b.block_dim * 2 <= std::min(cores, t.output_tiles())) continue;
+      for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
+        if (o == CubeOrder::NM && (mt == 1 || nt == 1)) break;  // same walk as MN
+        b.order = o;
+        Candidate& k = keep[static_cast<int>(o)];
+        const double bound = cycles_lower_bound(b, work, bp) + launch_cycles;
+        if (!k.t.blocked() || bound < k.bound) k = {b, bound};
+      }
+    }
+    for (const Candidate& k : keep)
+      if (k.t.blocked() && k.bound <= limit) out.push_back(k);
   };
   for (int64_t n_tile = 16; n_tile <= n_max; n_tile += 16)
     for (int64_t m_tile = 16; m_tile <= m_max; m_tile += 16) {
@@ -120,22 +186,28 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
   if (cands.empty())
     throw Error(who + ": no Cube tiling fits " + p.name + "'s buffers (not even 16 x 16 x 16 double-buffered)");
   // Price the candidates with the cycle model, most promising first; stop when the lower bound
-  // of the rest exceeds the best price found.
-  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+  // of the rest exceeds the best price found. First the round-robin tilings, then the block
+  // partitions whose lower bound beats the best of those.
   TaskWork w = work;
   w.who = who;
-  const double launch = us_to_cycles(p.get("launch.aicore_us"), p);
-  const CubeTiling* best = nullptr;
-  double best_cycles = 0;
-  for (const Candidate& c : cands) {
-    if (best && c.bound > best_cycles * (1 + 1e-9)) break;
-    // Core 0 first (it has the most tiles): a tight lower bound at 1/block_dim of the walk.
-    if (best && cube_core_cycles(c.t, w, p, 0) + launch > best_cycles * (1 + 1e-9)) continue;
-    const double cycles = cube_cycles(c.t, w, p).total;
-    if (!best || cycles < best_cycles || (cycles == best_cycles && preferred(c.t, *best))) best = &c.t, best_cycles = cycles;
-  }
-  check(*best, p, who);
-  return *best;
+  CubeTiling best;
+  double best_cycles = -1;
+  auto search = [&](std::vector<Candidate>& list) {
+    std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+    for (const Candidate& c : list) {
+      if (best_cycles >= 0 && c.bound > best_cycles * (1 + 1e-9)) break;
+      // Core 0 first (it has the most tiles): a tight lower bound at 1/block_dim of the walk.
+      if (best_cycles >= 0 && cube_core_cycles(c.t, w, p, 0) + launch_cycles > best_cycles * (1 + 1e-9)) continue;
+      const double cycles = cube_cycles(c.t, w, p).total;
+      if (best_cycles < 0 || cycles < best_cycles || (cycles == best_cycles && preferred(c.t, best))) best = c.t, best_cycles = cycles;
+    }
+  };
+  search(cands);
+  std::vector<Candidate> blocks;
+  for (const CubeTiling& t : resident_tiles) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
+  search(blocks);
+  check(best, p, who);
+  return best;
 }
 
 }  // namespace

@@ -214,6 +214,54 @@ TEST(AscendCycleModel, TheTileOrderDecidesWhichPanelIsReused) {
   }
 }
 
+// A 64 × 64 × 64 MatMul in 16 × 16 tiles (4 × 4 tiles), k_tile = k_l1 = 64 (one K-step per
+// tile, whole-K panels resident), 4 cores. Per tile: A panel 16·64·2/32 = 64 cycles of MTE2,
+// B panel 64·16·2/32 = 64, MTE1 16·64·2/512 + 64·16·2/256 = 12, Cube 1·1·4 = 4, V 16·16·4/256
+// + 256/128 = 6, MTE3 256·2/64 = 8. Flow shop: stage s finishes at max(its previous finish,
+// stage s−1's finish) + d_s.
+//  * Round-robin MN: core b takes tiles b, b+4, b+8, b+12 = m tiles 0..3 of n tile b: B loads
+//    once, A every tile — MTE2 128, 64, 64, 64 (320 per core, 1280 in all). MTE2 bounds the
+//    shop: the last load ends at 320, then 12 + 4 + 6 + 8: 350 cycles per core.
+//  * Block partition 2 × 2 (single_core_m = single_core_n = 32), NM: core b walks m tiles
+//    (m0, m0+1) of n tile n0, then of n0+1; its two A panels stay in L1 ((2·16 + 2·16)·64·2 =
+//    8 KiB ≤ 1 MiB), so the loads are A+B, A, B, none = 128, 64, 64, 0 (256 per core, 1024 in
+//    all). Tile 4 starts MTE1 at 268 (MTE1 of tile 3 ends there): 280, 284, 290, 298 cycles.
+//    Order MN loads A+B, B, A, none: the same 298.
+TEST(AscendCycleModel, ABlockPartitionKeepsItsPanelsInL1) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = t.N = t.K = 64;
+  t.m_tile = t.n_tile = 16, t.k_tile = t.k_l1 = 64, t.block_dim = 4;
+  const TaskWork w = matmul_work(t);
+  auto mte2 = [](const TaskCycles& c) {
+    double s = 0;
+    for (const PipeCycles& x : c.core_pipes) s += x.mte2;
+    return s;
+  };
+  const TaskCycles rr = cube_cycles(t, w, p);
+  EXPECT_DOUBLE_EQ(mte2(rr), 1280);
+  for (double c : rr.core_cycles) EXPECT_DOUBLE_EQ(c, 350);
+  t.single_core_m = t.single_core_n = 32;
+  for (CubeOrder o : {CubeOrder::NM, CubeOrder::MN}) {
+    t.order = o;
+    TaskWork wb = matmul_work(t);
+    const TaskCycles blk = task_cycles(wb, p);
+    EXPECT_DOUBLE_EQ(mte2(blk), 1024) << int(o);
+    for (double c : blk.core_cycles) EXPECT_DOUBLE_EQ(c, 298) << int(o);
+    EXPECT_DOUBLE_EQ(blk.total - blk.launch, 298);
+  }
+  // A partition the load check refuses names the task.
+  t.single_core_m = 16;  // 4 × 2 = 8 blocks on block_dim 4
+  TaskWork bad = matmul_work(t);
+  try {
+    task_cycles(bad, p);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("test MatMul: tiling block partition 16 x 32 cuts the output into 8 blocks"), std::string::npos)
+        << e.what();
+  }
+}
+
 // The chooser's pruned search returns the cycle model's minimum over its candidates: checked
 // against pricing every (m_tile, n_tile) with the largest fitting k_tile and k_l1, both orders.
 TEST(AscendCycleModel, TheChosenCubeTilingHasTheFewestCycles) {

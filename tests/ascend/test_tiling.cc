@@ -71,7 +71,12 @@ void verify_graph(const Graph& g, const Platform& p, const std::string& label, C
       EXPECT_LE(t.l0c_bytes(), p.get_int("buffers.l0c"));
       EXPECT_LE(t.l1_bytes(), p.get_int("buffers.l1"));
       EXPECT_TRUE(t.double_buffer);
-      EXPECT_EQ(t.block_dim, std::min(cores, t.output_tiles()));
+      if (t.blocked()) {  // one block per core, more than half the cores busy
+        EXPECT_EQ(t.block_dim, t.blocks());
+        EXPECT_GT(2 * t.block_dim, std::min(cores, t.output_tiles()));
+      } else {
+        EXPECT_EQ(t.block_dim, std::min(cores, t.output_tiles()));
+      }
       EXPECT_EQ(n->attrs.get_int(kAttrBlockDim, 0), t.block_dim);
       const auto prob = cube_problem(*n);
       EXPECT_TRUE(prob.has_value());
@@ -171,8 +176,9 @@ TEST(AscendTiling, HandCheckedConvTiling) {
     const Node* conv = only(*g, "Conv");
     ASSERT_NE(conv, nullptr);
     EXPECT_EQ(conv->attrs.get_string(kAttrEngine, ""), "cube");
-    // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
-    const std::vector<int64_t> want{1, 2, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim, 0};
+    // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
+    //  single_core_m, single_core_n] — one tile per core: round-robin (a block partition prices the same)
+    const std::vector<int64_t> want{1, 3, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim, 0, 0, 0};
     EXPECT_EQ(conv->attrs.get_ints(kAttrTiling), want);
     EXPECT_EQ(conv->attrs.get_int(kAttrBlockDim, 0), block_dim);
     const std::string reason = conv->attrs.get_string(kAttrReason, "");
@@ -213,7 +219,8 @@ void set_field(Node& n, size_t i, int64_t v) {
 }
 
 TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
-  // Cube encoding: [1, 2, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order]
+  // Cube encoding: [1, 3, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
+  //                 single_core_m, single_core_n]
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 3, 65); }, {"corrupted tiling: M = 65", "give 64"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 5, 160); }, {"corrupted tiling: K = 160"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 0); }, {"block_dim 0 outside 1..8"});
@@ -227,12 +234,28 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
                  {"ascend_soc_version 'Ascend999'", "unknown soc_version"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrTiling, std::vector<int64_t>{2, 1, 3}); }, {"is not a cube tiling"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 12, 2); }, {"tiling field order = 2", "0 (MN) or 1 (NM)"});
-  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 1, 3); }, {"has version 3", "reads version 1 and 2"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 1, 4); }, {"has version 4", "reads version 1, 2 and 3"});
   expect_refused(kConv, "Conv", [](Node& n) {  // version 1 has no order field: 12 values
     auto t = n.attrs.get_ints(kAttrTiling);
     t[1] = 1;
     n.attrs.set(kAttrTiling, t);
-  }, {"has 13 values; a cube tiling has 12"});
+  }, {"has 15 values; a cube tiling has 12"});
+  expect_refused(kConv, "Conv", [](Node& n) {  // version 2 has no block fields: 13 values
+    auto t = n.attrs.get_ints(kAttrTiling);
+    t[1] = 2;
+    n.attrs.set(kAttrTiling, t);
+  }, {"has 15 values; a cube tiling has 13"});
+  // Block partitions of the 64 × 32 output in 16 × 16 tiles (4 × 2 tiles, block_dim 8): fields 13, 14.
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 32), set_field(n, 14, 16); },
+                 {"block partition 32 x 16 cuts the output into 4 blocks", "block_dim is 8"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 24), set_field(n, 14, 16); },
+                 {"single_core_m = 24 is not a positive multiple of m_tile = 16 up to 64"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16); }, {"single_core_n = 0 is not a positive multiple"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16), set_field(n, 14, 48); },
+                 {"single_core_n = 48 is not a positive multiple of n_tile = 16 up to 32"});
+  // More blocks than AI Cores: block_dim must equal the blocks, and it is at most ai_cores.
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 33), set_field(n, 13, 16), set_field(n, 14, 16); },
+                 {"block_dim 33 outside", "32 AI Cores"});
   // A Flatten of the graph input stays fp32 and is an AI CPU copy (a kernel).
   const char* flat = R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,8,8]
@@ -418,8 +441,17 @@ TEST(AscendTiling, CubeEncodingVersion1IsStillReadAsOrderMN) {
   EXPECT_EQ(v1.block_dim, 8);
   CubeTiling t = v1;
   t.order = CubeOrder::NM;
-  EXPECT_EQ(encode(t), (std::vector<int64_t>{1, 2, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1}));
+  EXPECT_EQ(encode(t), (std::vector<int64_t>{1, 3, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1, 0, 0}));
   EXPECT_EQ(decode_cube(encode(t), "x").order, CubeOrder::NM);
+  // Version 2 (order, no block fields) still decodes as round-robin.
+  const CubeTiling v2 = decode_cube({1, 2, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1}, "v2 plan");
+  EXPECT_EQ(v2.order, CubeOrder::NM);
+  EXPECT_FALSE(v2.blocked());
+  EXPECT_EQ(v2.core_tile_count(3), 1);
+  // Version 3 round-trips a block partition.
+  t.single_core_m = 32, t.single_core_n = 16, t.block_dim = 4;
+  const CubeTiling v3 = decode_cube(encode(t), "x");
+  EXPECT_EQ(std::tuple(v3.single_core_m, v3.single_core_n, v3.blocks()), std::tuple(int64_t{32}, int64_t{16}, int64_t{4}));
   // The tile order: 4 m tiles × 2 n tiles; MN walks n fastest, NM walks m fastest.
   int64_t bi, mi, ni;
   v1.tile_indices(3, bi, mi, ni);
@@ -476,6 +508,63 @@ TEST(AscendTiling, TiledVectorOpsAreBitIdenticalToTheWholeTensorResult) {
   ASSERT_EQ(r.outputs.size(), 1u);
   const float* got = r.outputs[0].data_as<float>();
   EXPECT_EQ(std::memcmp(got, want.data(), want.size() * sizeof(float)), 0);
+}
+
+}  // namespace
+}  // namespace ge::ascend
+
+namespace ge::ascend {
+namespace {
+
+// The block partition (version 3): core b walks one contiguous block; here 4 × 3 tiles of a
+// 64 × 48 output in 16 × 16 tiles cut 2 × 2 (blocks of 2 × 2 tiles; the last column of blocks
+// is 1 tile wide). Core 1 (M block 0, N block 1) holds m tiles 0..1 of n tile 2.
+TEST(AscendTiling, BlockPartitionMapsEachCoreToItsContiguousBlock) {
+  CubeTiling t;
+  t.M = 64, t.N = 48, t.K = 16, t.single_core_m = 32, t.single_core_n = 32, t.block_dim = 4;
+  EXPECT_EQ(t.blocks(), 4);
+  std::vector<int> seen(static_cast<size_t>(t.output_tiles()), 0);
+  for (int64_t b = 0; b < 4; ++b)
+    for (int64_t i = 0; i < t.core_tile_count(b); ++i) {
+      int64_t bi, mi, ni;
+      t.core_tile(b, i, bi, mi, ni);
+      ++seen[static_cast<size_t>(mi * 3 + ni)];
+    }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 12);  // every tile exactly once
+  EXPECT_EQ(t.core_tile_count(0), 4);
+  EXPECT_EQ(t.core_tile_count(1), 2);
+  int64_t bi, mi, ni;
+  t.order = CubeOrder::MN;  // n fastest inside the block
+  t.core_tile(0, 1, bi, mi, ni);
+  EXPECT_EQ(std::tuple(mi, ni), std::tuple(int64_t{0}, int64_t{1}));
+  t.order = CubeOrder::NM;  // m fastest inside the block
+  t.core_tile(0, 1, bi, mi, ni);
+  EXPECT_EQ(std::tuple(mi, ni), std::tuple(int64_t{1}, int64_t{0}));
+  t.core_tile(1, 1, bi, mi, ni);
+  EXPECT_EQ(std::tuple(mi, ni), std::tuple(int64_t{1}, int64_t{2}));
+}
+
+// Block partitions only reassign whole output tiles to cores: the tiled walk stays bit-identical
+// to the whole-tensor Cube for every block shape and order, and per batch for batch 2.
+TEST(AscendTiling, TiledGemmUnderBlockPartitionsIsBitIdentical) {
+  const int64_t M = 37, N = 45, K = 100;  // 3 × 3 tiles of 16
+  const auto A = fp16_values(M * K, 10, -64, 64), B = fp16_values(K * N, 11, -64, 64), init = fp16_values(N, 12);
+  const std::vector<float> want = gemm(A, B, init, M, N, K, 16);
+  const Platform p = load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A");
+  for (auto [sm, sn, batch] : {std::tuple{16, 16, 1}, std::tuple{32, 16, 1}, std::tuple{48, 48, 1}, std::tuple{32, 48, 1},
+                               std::tuple{16, 32, 2}})
+    for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
+      CubeTiling c;
+      c.batch = batch, c.M = M, c.N = N, c.K = K, c.m_tile = 16, c.n_tile = 16, c.k_tile = 32, c.k_l1 = 64, c.order = o;
+      c.single_core_m = sm, c.single_core_n = sn;
+      c.block_dim = c.blocks();
+      EXPECT_NO_THROW(check(c, p, "test"));
+      for (int64_t bi = 0; bi < batch; ++bi) {
+        std::vector<float> got(static_cast<size_t>(M * N), -1.f);
+        cube_batch_tiles(A.data(), B.data(), init.data(), got.data(), c, bi);
+        EXPECT_TRUE(same_bits(got, want)) << sm << "x" << sn << " order " << int(o) << " batch " << bi;
+      }
+    }
 }
 
 }  // namespace
