@@ -57,28 +57,13 @@ std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>&
   std::vector<float> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * Og)), init(static_cast<size_t>(Og));
   for (int64_t gi = 0; gi < g.group; ++gi) {
     std::fill(B.begin(), B.end(), 0.f);
-    for (int64_t o = 0; o < Og; ++o)
-      for (int64_t c = 0; c < Cg; ++c)
-        for (int64_t kh = 0; kh < g.Kh; ++kh)
-          for (int64_t kw = 0; kw < g.Kw; ++kw)
-            B[kidx(c, kh, kw) * Og + o] = w[(((gi * Og + o) * Cg + c) * g.Kh + kh) * g.Kw + kw];
+    conv_gemm_b(w, g, gi, kidx, B);
     for (int64_t o = 0; o < Og; ++o) init[o] = bias.empty() ? 0.f : bias[gi * Og + o];
     for (int64_t n = 0; n < g.N; ++n) {
       std::fill(A.begin(), A.end(), 0.f);  // padding taps and padded channels read zero
       for (int64_t oh = 0; oh < g.OH; ++oh)
-        for (int64_t ow = 0; ow < g.OW; ++ow) {
-          float* row = A.data() + (oh * g.OW + ow) * K;
-          for (int64_t kh = 0; kh < g.Kh; ++kh) {
-            const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
-            if (ih < 0 || ih >= g.H) continue;
-            for (int64_t kw = 0; kw < g.Kw; ++kw) {
-              const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
-              if (iw < 0 || iw >= g.W) continue;
-              for (int64_t c = 0; c < Cg; ++c)
-                row[kidx(c, kh, kw)] = x[((n * g.C + gi * Cg + c) * g.H + ih) * g.W + iw];
-            }
-          }
-        }
+        for (int64_t ow = 0; ow < g.OW; ++ow)
+          conv_im2col_row(x, g, gi, n, oh, ow, kidx, A.data() + (oh * g.OW + ow) * K);
       const std::vector<float> out = gemm(A, B, init, M, Og, K, cube ? 16 : 0);
       for (int64_t m = 0; m < M; ++m)
         for (int64_t o = 0; o < Og; ++o) y[((n * g.O + gi * Og + o) * M) + m] = out[m * Og + o];

@@ -48,6 +48,35 @@ struct ConvKOrder {
   }
 };
 
+/// Group gi's weights as the GEMM's B (K × O/group, row-major, zero-filled by the caller): row
+/// kidx(c, kh, kw) holds W[gi·O/group + o][c][kh][kw]; rows kidx never names stay zero (padding).
+template <class KIdx>
+void conv_gemm_b(const std::vector<float>& w, const ConvGeometry& g, int64_t gi, const KIdx& kidx, std::vector<float>& B) {
+  const int64_t Cg = g.C / g.group, Og = g.O / g.group;
+  for (int64_t o = 0; o < Og; ++o)
+    for (int64_t c = 0; c < Cg; ++c)
+      for (int64_t kh = 0; kh < g.Kh; ++kh)
+        for (int64_t kw = 0; kw < g.Kw; ++kw)
+          B[kidx(c, kh, kw) * Og + o] = w[(((gi * Og + o) * Cg + c) * g.Kh + kh) * g.Kw + kw];
+}
+
+/// The im2col row of output pixel (n, oh, ow) for group gi (zero-filled by the caller):
+/// row[kidx(c, kh, kw)] = X[n][gi·C/group + c][ih][iw]; taps in the padding stay zero.
+template <class KIdx>
+void conv_im2col_row(const std::vector<float>& x, const ConvGeometry& g, int64_t gi, int64_t n, int64_t oh, int64_t ow,
+                     const KIdx& kidx, float* row) {
+  const int64_t Cg = g.C / g.group;
+  for (int64_t kh = 0; kh < g.Kh; ++kh) {
+    const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
+    if (ih < 0 || ih >= g.H) continue;
+    for (int64_t kw = 0; kw < g.Kw; ++kw) {
+      const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
+      if (iw < 0 || iw >= g.W) continue;
+      for (int64_t c = 0; c < Cg; ++c) row[kidx(c, kh, kw)] = x[((n * g.C + gi * Cg + c) * g.H + ih) * g.W + iw];
+    }
+  }
+}
+
 /// Convolution of X [N,C,H,W] with W [O,C/group,Kh,Kw] plus bias (may be empty), via im2col and
 /// gemm(). cube = true: K in ConvKOrder (FRACTAL_Z, or FRACTAL_Z_C04 for small-channel convs)
 /// and kblock 16; false: K in (c, kh, kw) order, one running sum. Returns Y [N,O,OH,OW].
