@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -140,20 +141,23 @@ void save_plan(const Graph& g, const Environment& env, const std::string& backen
   std::vector<uint8_t> bytes = serialize_plan(g, env, backend);
   std::string tmp = path + ".tmp";
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) {
+      const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
       std::error_code ec;
       fs::remove(tmp, ec);
-      throw Error("cannot write plan '" + path + "'");
+      throw Error("cannot write plan '" + path + "' (through '" + tmp + "')" + why);
     }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) {
+    const std::string why = ec.message();  // before remove() reuses ec
     fs::remove(tmp, ec);
-    throw Error("cannot write plan '" + path + "': " + ec.message());
+    throw Error("cannot write plan '" + path + "': " + why);
   }
 }
 

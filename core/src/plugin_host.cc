@@ -13,6 +13,7 @@
 #include "ge/core/calibration.h"
 #include "ge/core/environment.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/plan.h"
 #include "ge/core/semver.h"
 #include "ge/core/sha256.h"
 #include "ge/sdk/error.h"
@@ -319,6 +320,11 @@ const Frontend& Environment::frontend_for(const std::string& path) const {
   }
   for (auto it = frontends.rbegin(); it != frontends.rend(); ++it)
     if ((*it)->accepts(path, head)) return **it;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw Error("model file '" + path + "' is a directory");
+  if (is_plan_file(path))
+    throw Error("model file '" + path + "' is a compiled plan, not a model (gec run / profile / inspect take it; "
+                "compile the model it came from)");
   throw Error("model file '" + path + "': no frontend reads this format");
 }
 
