@@ -90,4 +90,25 @@ inline std::vector<Tensor> random_inputs(const Graph& g, uint32_t seed = 7) {
   return out;
 }
 
+/// One text-IR graph on the cpu backend (reference) and on the emulator under force_fp16 and
+/// must_keep_origin_dtype, on the same seeded inputs; the relative L2 error of output 0 of each
+/// emulator run against the reference.
+struct ModeRuns {
+  Run ref, fp16, fp32;
+  double e16 = 0, e32 = 0;
+};
+inline ModeRuns run_three_ways(const std::string& text, core::Environment& cpu, core::Environment& fp16,
+                               core::Environment& fp32) {
+  ModeRuns m;
+  auto in = random_inputs(*parse(cpu, text));
+  m.ref = compile_and_run(parse(cpu, text), cpu, "cpu", in);
+  m.fp16 = compile_and_run(parse(fp16, text), fp16, "ascend", in);
+  m.fp32 = compile_and_run(parse(fp32, text), fp32, "ascend", in);
+  EXPECT_EQ(m.ref.outputs.size(), 1u);
+  if (m.ref.outputs.empty() || m.fp16.outputs.empty() || m.fp32.outputs.empty()) return m;
+  m.e16 = rel_l2(m.fp16.outputs[0], m.ref.outputs[0]);
+  m.e32 = rel_l2(m.fp32.outputs[0], m.ref.outputs[0]);
+  return m;
+}
+
 }  // namespace ge::ascend::test

@@ -36,12 +36,9 @@ class AscendFusedKernels : public ::testing::Test {
   test::Run check(const Case& c) {
     SCOPED_TRACE(c.name);
     const std::string text = text_of(c);
-    auto in = test::random_inputs(*test::parse(*cpu_, text));
-    auto ref = test::compile_and_run(test::parse(*cpu_, text), *cpu_, "cpu", in);
-    auto h = test::compile_and_run(test::parse(*fp16_, text), *fp16_, "ascend", in);
-    auto f = test::compile_and_run(test::parse(*fp32_, text), *fp32_, "ascend", in);
-    EXPECT_EQ(ref.outputs.size(), 1u);
-    const double e16 = test::rel_l2(h.outputs[0], ref.outputs[0]), e32 = test::rel_l2(f.outputs[0], ref.outputs[0]);
+    test::ModeRuns m = test::run_three_ways(text, *cpu_, *fp16_, *fp32_);
+    test::Run &h = m.fp16, &f = m.fp32;
+    const double e16 = m.e16, e32 = m.e32;
     std::printf("%-28s force_fp16 rel L2 %.3e  must_keep_origin_dtype %.3e\n", c.name.c_str(), e16, e32);
     EXPECT_LE(e16, 1e-3);
     EXPECT_GT(e16, 0.0);
