@@ -95,6 +95,7 @@ TaskWork task_work(const Task& t, const Node& n) {
     const double b = static_cast<double>(t.inputs[i].bytes);
     w.input_bytes += i == 0 && reads_output_only ? std::min(b, w.output_bytes) : b;
     if (i == 0) w.input0_bytes = b;
+    if (i >= 2) w.epilogue_bytes += b;
   }
   w.vector_ops = vector_ops_per_element(n);
   w.flops = node_flops(n);
@@ -174,8 +175,11 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
   const double a_full = static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(K16) * 2;
   const double expansion = w.input0_bytes > 0 ? std::max(1.0, a_full / w.input0_bytes) : 1.0;
   // Output element size in global memory (fp16 2 B, fp32 4 B; channel padding included).
-  const double out_elem =
-      std::clamp(w.output_bytes / (static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(t.N)), 1.0, 4.0);
+  const double outputs = static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(t.N);
+  const double out_elem = std::clamp(w.output_bytes / outputs, 1.0, 4.0);
+  // Epilogue operands (bias, a fused Add's residual): their bytes per output element, read into UB
+  // on MTE2 with the tile's last K-step.
+  const double epi_elem = w.epilogue_bytes / outputs;
   // A whole-K panel stays in L1 when k_l1 covers K: the core's next tile reuses it when it shares
   // the panel (same batch and m index for A, same batch and n index for B).
   const bool panels_resident = t.k_l1 >= K16;
@@ -220,9 +224,10 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
         const double chunk = static_cast<double>(std::min(t.k_l1, K16 - k0));
         d[0] = ((reuse_a ? 0 : m16 * chunk * 2 / expansion) + (reuse_b ? 0 : chunk * n16 * 2)) / gm;
       }
+      const bool last = s == steps - 1;
+      if (last) d[0] += static_cast<double>(m * n) * epi_elem / gm;
       d[1] = m16 * k * 2 / l0a + k * n16 * 2 / l0b;
       d[2] = (m16 / 16) * (n16 / 16) * (k / 16);
-      const bool last = s == steps - 1;
       const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last ? m16 * n16 / lanes : 0;
       d[3] = l0c_ub + epilogue;
       d[4] = last ? static_cast<double>(m * n) * out_elem / out_bw : 0;
@@ -346,8 +351,8 @@ TaskCycles task_cycles(const TaskWork& w, const Platform& p) {
   std::string key = p.file + "|" + w.engine + "|" + w.op_type + "|";
   for (int64_t v : w.tiling) key += std::to_string(v) + ",";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "|%.17g|%.17g|%.17g|%.17g|%.17g|%lld", w.input_bytes, w.input0_bytes, w.output_bytes,
-                w.vector_ops, w.flops, static_cast<long long>(w.block_dim));
+  std::snprintf(buf, sizeof buf, "|%.17g|%.17g|%.17g|%.17g|%.17g|%.17g|%lld", w.input_bytes, w.input0_bytes, w.epilogue_bytes,
+                w.output_bytes, w.vector_ops, w.flops, static_cast<long long>(w.block_dim));
   key += buf;
   static std::mutex mu;
   static std::unordered_map<std::string, TaskCycles> memo;

@@ -63,6 +63,9 @@ struct TaskWork {
   int64_t block_dim = 1;
   double input_bytes = 0;              ///< all inputs
   double input0_bytes = 0;             ///< the activation input (Cube: the feature map / matrix A)
+  /// Cube: the inputs after A and B (bias, the residual of a fused Add): the epilogue reads them
+  /// global memory→UB on MTE2, per output tile its share (bytes / (batch·M·N) per element).
+  double epilogue_bytes = 0;
   double output_bytes = 0;             ///< all outputs
   double vector_ops = 1;               ///< Vector ops per output element (vector_ops_per_element)
   double flops = 0;                    ///< node_flops (AI CPU tasks)

@@ -74,6 +74,8 @@ PlacementChoice place(const Node& n, const Platform& p) {
     TaskWork w;
     w.op_type = op, w.engine = "cube", w.who = "node '" + n.name() + "'";
     w.input0_bytes = static_cast<double>(n.input(0)->nbytes());
+    for (size_t i = 2; i < n.num_inputs(); ++i)
+      if (n.input(i)) w.epilogue_bytes += static_cast<double>(n.input(i)->nbytes());
     for (const Value* v : n.outputs())
       if (v) w.output_bytes += static_cast<double>(v->nbytes());
     CubeTiling t;

@@ -50,7 +50,9 @@ double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const BoundPla
     const double a = m * K16 * 2 / e, b = K16 * n * 2;
     return (resident ? std::min(a, b) : a + b) / gm;
   };
-  const double mte2 = batch * ((mt - 1) * (nt - 1) * tile(mf, nf) + (mt - 1) * tile(mf, nl) + (nt - 1) * tile(ml, nf) + tile(ml, nl));
+  const double epi = w.epilogue_bytes / (batch * static_cast<double>(t.M) * static_cast<double>(t.N));  // per output element
+  const double mte2 = batch * ((mt - 1) * (nt - 1) * tile(mf, nf) + (mt - 1) * tile(mf, nl) + (nt - 1) * tile(ml, nf) + tile(ml, nl)) +
+                      w.epilogue_bytes / gm;
   if (!t.blocked()) return std::max({cube, mte1, v, mte3, mte2}) / static_cast<double>(t.block_dim);
   // Block partition: core 0's block is the largest; every pipe's busy cycles on it, exactly as
   // cycle_model.cc walks it (the outer operand's panel once per pass, the inner one's once per
@@ -71,7 +73,7 @@ double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const BoundPla
     a_passes = c, b_passes = r;
   }
   return std::max({(bm16 / 16) * (bn16 / 16) * (K16 / 16), K16 * 2 * (c * bm16 / l0a + r * bn16 / l0b), bm16 * bn16 * (4 / l0c + 1 / lanes),
-                   bm * bn * out_elem / out_bw, (a_passes * bm16 * K16 * 2 / e + b_passes * K16 * bn16 * 2) / gm});
+                   bm * bn * out_elem / out_bw, (a_passes * bm16 * K16 * 2 / e + b_passes * K16 * bn16 * 2 + bm * bn * epi) / gm});
 }
 
 struct Candidate {
@@ -215,9 +217,9 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
 CubeTiling choose_cube_tiling(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who) {
   // Networks repeat their layer shapes: memoized by everything the choice depends on.
   char buf[256];
-  std::snprintf(buf, sizeof buf, "|%lld,%lld,%lld,%lld|%.17g|%.17g", static_cast<long long>(problem.batch),
+  std::snprintf(buf, sizeof buf, "|%lld,%lld,%lld,%lld|%.17g|%.17g|%.17g", static_cast<long long>(problem.batch),
                 static_cast<long long>(problem.M), static_cast<long long>(problem.N), static_cast<long long>(problem.K),
-                work.input0_bytes, work.output_bytes);
+                work.input0_bytes, work.epilogue_bytes, work.output_bytes);
   std::string key = p.file + "|" + p.name + buf;
   for (const auto& [name, number] : p.numbers) key += "|" + name + "=" + std::to_string(number.value);  // a test may edit them
   static std::mutex mu;

@@ -78,6 +78,28 @@ TEST(AscendCycleModel, MatMul1024CubedIsBoundByGlobalMemory) {
   EXPECT_DOUBLE_EQ(s.core_cycles[0], s.core_pipes[0].cube + s.core_pipes[0].vector + s.core_pipes[0].movement());
 }
 
+// A fused Add's residual (and the bias) are epilogue operands: the V pipe adds them to the tile
+// after L0C→UB, so MTE2 reads them from global memory into UB with the tile's last K-step. The
+// 1024³ MatMul of the previous test with a 1024 × 1024 fp16 residual: every core reads its
+// 256 × 128 share, 65536 B = 2048 cycles at 32 B/cycle more on MTE2, and the task (MTE2-bound)
+// takes at least those cycles longer.
+TEST(AscendCycleModel, TheResidualOfAFusedAddIsReadOnMte2) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = t.N = t.K = 1024;
+  t.m_tile = 256, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 64, t.double_buffer = true, t.block_dim = 32;
+  TaskWork plain = matmul_work(t);
+  TaskWork fused = plain;
+  fused.op_type = "ge.FusedMatMul";
+  fused.epilogue_bytes = 2.0 * 1024 * 1024;
+  fused.input_bytes += fused.epilogue_bytes;
+  const TaskCycles a = task_cycles(plain, p), b = task_cycles(fused, p);
+  for (size_t core = 0; core < 32; ++core)
+    EXPECT_DOUBLE_EQ(b.core_pipes[core].mte2 - a.core_pipes[core].mte2, 2048.0) << "core " << core;
+  EXPECT_EQ(b.bound, "mte2");
+  EXPECT_GE(b.total - a.total, 2048.0);
+}
+
 // A 3×3 convolution's im2col A operand is 9× its feature map (load3d builds it on the way
 // L1→L0A), so with 512-row tiles (L0A: 512·32·2·2 B = 64 KiB) a tile's Cube time 32·4·144 =
 // 18432 cycles exceeds its MTE2 time (512·2304·2/9 + 2304·64·2)/32 = 17408: Cube-bound.
