@@ -153,6 +153,10 @@ class HostRegistrar : public Registrar {
     info_.cost_models.push_back(backend);
   }
   void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) override {
+    if (info_.abi_major == 1 && info_.abi_minor < 4)
+      throw Error("plugin '" + info_.name + "' (SDK ABI 1." + std::to_string(info_.abi_minor) +
+                  ") registers a device simulator for backend '" + backend +
+                  "', but DeviceSimulation changed in SDK ABI 1.4 (bound_us): rebuild the plugin against this SDK");
     if (env_.device_simulators.count(backend))
       throw Error("device simulator of backend '" + backend + "' registered twice (second by plugin '" + info_.name + "')");
     LibPtr lib = lib_;

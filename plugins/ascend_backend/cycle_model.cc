@@ -345,6 +345,41 @@ TaskCycles price(const TaskWork& w, const Platform& p) {
 
 }  // namespace
 
+double task_lower_bound(const TaskWork& w, const Platform& p) {
+  const double cores = p.get("ai_cores"), launch = us_to_cycles(p.get("launch.aicore_us"), p);
+  const double gm = p.get("bandwidth.gm_to_l1"), out_bw = p.get("bandwidth.ub_to_gm");
+  if (w.engine == "cube") {
+    if (w.tiling.empty()) throw Error(w.who + ": engine cube but no attribute " + kAttrTiling + " (run the ascend_tiling pass)");
+    const CubeTiling t = decode_cube(w.tiling, w.who);
+    const double l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b"), l0c = p.get("bandwidth.l0c_to_ub");
+    const double lanes = p.get("vector.fp16_lanes");
+    const double rows = static_cast<double>(t.batch) * static_cast<double>(t.M), N = static_cast<double>(t.N);
+    const double K16 = static_cast<double>(round16(t.K));
+    const double cube = static_cast<double>(t.batch) * static_cast<double>(ceil_div(t.M, 16)) *
+                        static_cast<double>(ceil_div(t.N, 16)) * (K16 / 16) / cores;
+    const double e = w.input0_bytes > 0 ? std::max(1.0, rows * K16 * 2 / w.input0_bytes) : 1.0;
+    const double area = rows * N / cores;  // output elements of the busiest core, at least
+    // min over r·c = area, area/N ≤ r ≤ rows, of r·a + c·b: at r = √(area·b/a), clamped.
+    auto block_min = [&](double a, double b) {
+      const double r = std::clamp(std::sqrt(area * b / a), std::min(rows, area / N), rows);
+      return r * a + area / r * b;
+    };
+    const double mte2 = (block_min(K16 * 2 / e, K16 * 2) + w.epilogue_bytes / cores) / gm;
+    const double mte1 = block_min(K16 * 2 / l0a, K16 * 2 / l0b);
+    const double v = area * (4 / l0c + 1 / lanes), mte3 = w.output_bytes / cores / out_bw;
+    return launch + std::max({cube, mte2, mte1, v, mte3});
+  }
+  if (w.engine == "vector") {
+    if (w.tiling.empty()) throw Error(w.who + ": engine vector but no attribute " + kAttrTiling + " (run the ascend_tiling pass)");
+    const VectorTiling t = decode_vector(w.tiling, w.who);
+    const double elements = static_cast<double>(t.units) * static_cast<double>(t.unit_elements);
+    const double elem_bytes = elements > 0 ? w.output_bytes / elements : 2;
+    const double lanes = p.get("vector.fp16_lanes") / (elem_bytes > 2.5 ? 2 : 1);
+    return launch + std::max({w.input_bytes / gm, w.output_bytes / out_bw, std::ceil(elements * w.vector_ops / lanes)}) / cores;
+  }
+  return task_cycles(w, p).total;
+}
+
 TaskCycles task_cycles(const TaskWork& w, const Platform& p) {
   // The schedulers price the same node many times (ranks, candidates): results are memoized by
   // everything they depend on (bounded; cleared when full).

@@ -93,6 +93,22 @@ TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platfor
 double cube_core_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t core);
 TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
 
+/// A lower bound of task_cycles(w).total (launch included) that no tiling, tile order or
+/// partition over the platform's AI Cores can beat under this model (docs/ascend.md "Cycle model",
+/// "Lower bound"): for a task on the AI Core, its launch plus the largest of its pipes' shares on
+/// the busiest core with every core given an equal share and perfect reuse —
+///   Cube   batch·⌈M/16⌉·⌈N/16⌉·K₁₆/16 / cores
+///   MTE2   min over a core's output block r rows × c columns with r·c = batch·M·N / cores
+///          (r ≤ batch·M, c ≤ N) of (r·K₁₆·2/e + c·K₁₆·2) + epilogue_bytes / cores, over gm_to_l1
+///          (e the im2col expansion; minimal at r/e = c, clamped to the bounds)
+///   MTE1   min over r of the same block's r·K₁₆·2 / l1_to_l0a + c·K₁₆·2 / l1_to_l0b
+///   V      batch·M·N·(4 / l0c_to_ub + 1 / lanes) / cores;   MTE3  output_bytes / cores / ub_to_gm
+/// (each term minimized on its own, so the bound holds for any tiling); a Vector task: its
+/// launch plus max(input bytes / gm_to_l1, output bytes / ub_to_gm, ⌈elements·ops / lanes⌉) over
+/// the cores; an AI CPU task: its priced cycles (the model has one price for it). Shapes come
+/// from the decoded tiling (M, N, K, batch; a tile size does not enter). Throws like task_cycles.
+double task_lower_bound(const TaskWork& w, const Platform& p);
+
 /// Cycles ↔ µs at the platform's clock.
 double cycles_to_us(double cycles, const Platform& p);
 double us_to_cycles(double us, const Platform& p);

@@ -102,6 +102,8 @@ DeviceSimulation simulate_graph(const Graph& g, const Platform& p, bool with_tra
     n.node = k.node, n.op_type = k.op_type, n.engine = k.engine, n.bound = k.bound, n.stream = k.stream;
     n.units = static_cast<int64_t>(k.units.size());
     n.start_us = k.start * us, n.end_us = k.end * us;
+    n.bound_us = k.lower_bound * us;
+    s.bound_us += n.bound_us;
     const double held = (k.end - k.start) * static_cast<double>(std::max<size_t>(1, k.units.size()));
     if (held > 0 && k.engine != "aicpu") {
       n.cube_utilization = k.pipes.cube / held;

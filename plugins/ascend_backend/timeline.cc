@@ -46,6 +46,7 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
 
   // Price every kernel task once.
   std::vector<TaskCycles> priced(tasks.size());
+  std::vector<double> bounds(tasks.size(), 0);
   int streams = 1;
   int events = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -62,7 +63,9 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
       priced[i].engine = "view";
       continue;
     }
-    priced[i] = task_cycles(task_work(t, *n), p);
+    const TaskWork w = task_work(t, *n);
+    priced[i] = task_cycles(w, p);
+    bounds[i] = task_lower_bound(w, p);
     if (priced[i].engine != "aicpu" && priced[i].block_dim > tl.ai_cores)
       throw Error("ascend timeline: node '" + t.node + "' needs " + std::to_string(priced[i].block_dim) + " AI Cores; " + p.name +
                   " has " + std::to_string(tl.ai_cores));
@@ -137,6 +140,7 @@ Timeline simulate(const Graph& g, const std::vector<Task>& tasks, const Platform
     TimelineTask rec;
     rec.task = ti, rec.node = t.node, rec.op_type = t.op_type, rec.engine = c.engine, rec.bound = c.bound, rec.stream = t.stream;
     rec.start = pick_start;
+    rec.lower_bound = bounds[ti];
     rec.end = pick_start + c.total;
     if (c.engine == "aicpu") {
       const int u = earliest(cpu_free, 1)[0];

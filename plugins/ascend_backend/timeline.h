@@ -29,6 +29,7 @@ struct TimelineTask {
   std::vector<int> units;     ///< AI Cores (cube/vector) or the AI CPU (aicpu) it ran on
   std::vector<double> unit_start, unit_end;  ///< per unit: when its share (after the launch) starts and ends
   PipeCycles pipes;           ///< busy cycles summed over its cores
+  double lower_bound = 0;     ///< its lower bound (cycles, launch included; task_lower_bound)
 };
 
 /// An event record or wait as it happened.

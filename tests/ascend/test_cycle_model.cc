@@ -318,11 +318,40 @@ TEST(AscendCycleModel, TheChosenCubeTilingHasTheFewestCycles) {
         t.order = o;
         ++priced;
         EXPECT_LE(chosen, cube_cycles(t, w, p).total) << m << "x" << n << " order " << int(o);
+        TaskWork tw = w;
+        tw.tiling = encode(t), tw.block_dim = t.block_dim;
+        EXPECT_LE(task_lower_bound(tw, p), cube_cycles(t, w, p).total) << m << "x" << n << " order " << int(o);
       }
     }
+  EXPECT_LE(task_lower_bound(w, p), chosen);
   std::printf("chosen %lldx%lldx%lld k_l1 %lld order %d: %.0f cycles (%d tilings priced)\n", (long long)best.m_tile,
               (long long)best.n_tile, (long long)best.k_tile, (long long)best.k_l1, int(best.order), chosen, priced);
   EXPECT_GT(priced, 300);
+}
+
+// The lower bound of the 1024³ MatMul (task_lower_bound, docs "Lower bound"): a core's share is
+// 1024² / 32 = 32768 outputs; its operand bytes r·2048 + c·2048 with r·c = 32768 are least at
+// r = c = 181.02: 741455 B at 32 B/cycle = 23170.5 cycles, above the Cube's 8192, MTE1's
+// 256·4 + 128·8 = 2048 (r = 256 there), V's 768 and MTE3's 1024: 5000 + 23170.5. The chosen
+// 256 × 128 tiles (27008 + 5000) are 14 % above it: no 1024-deep tile is square enough.
+TEST(AscendCycleModel, TheLowerBoundOfAMatMulIsItsBestSplitsOperandTraffic) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = t.N = t.K = 1024;
+  t.m_tile = 256, t.n_tile = 128, t.k_tile = 64, t.k_l1 = 64, t.double_buffer = true, t.block_dim = 32;
+  const TaskWork w = matmul_work(t);
+  const double bound = task_lower_bound(w, p);
+  EXPECT_NEAR(bound, 5000 + 2 * std::sqrt(32768.0) * 2048 / 32, 1e-6);
+  EXPECT_GE(task_cycles(w, p).total, bound);
+  // A Vector task: 2 × 4 Mi fp16 elements in, 4 Mi out (the Add below): MTE2 16 MiB / 32 cores /
+  // 32 B = 16384 cycles, over MTE3's 8 MiB / 32 / 64 B = 4096 and V's 4 Mi / 128 / 32 = 1024.
+  VectorTiling v;
+  v.units = 4 << 20, v.unit_elements = 1, v.ub_bytes_per_unit = 6, v.tile_units = 8192, v.double_buffer = true, v.block_dim = 32;
+  TaskWork vw;
+  vw.op_type = "Add", vw.engine = "vector", vw.tiling = encode(v), vw.block_dim = 32, vw.who = "test Add";
+  vw.input_bytes = 2.0 * 2 * (4 << 20), vw.output_bytes = 2.0 * (4 << 20), vw.vector_ops = 1;
+  EXPECT_DOUBLE_EQ(task_lower_bound(vw, p), 5000 + 16384);
+  EXPECT_GE(task_cycles(vw, p).total, task_lower_bound(vw, p));
 }
 
 TEST(AscendCycleModel, RefusesATilingThatDoesNotFitOrDoesNotDecode) {
@@ -523,6 +552,14 @@ TEST(AscendTimeline, ScheduleEstimateIsTheSimulatedLatency) {
     ASSERT_TRUE(sim.has_value());
     EXPECT_GT(sim->total_us, 0);
     EXPECT_NEAR(g->schedule.estimated_latency_ms, sim->total_us / 1000, 1e-9);
+    // Every task carries its lower bound, at most its simulated time; the total is their sum.
+    double bounds = 0;
+    for (const SimulatedNode& n : sim->nodes) {
+      EXPECT_GT(n.bound_us, 0) << n.node;
+      EXPECT_LE(n.bound_us, n.us() * (1 + 1e-9)) << n.node;
+      bounds += n.bound_us;
+    }
+    EXPECT_NEAR(sim->bound_us, bounds, 1e-9 * bounds);
     if (g->schedule.streams == 1) {
       // One stream: the cost model's node times add up to the same latency.
       const auto cm = env->cost_model_for("ascend");

@@ -70,6 +70,14 @@ TEST(PluginHost, RefusesANewerAbiMinor) {
                   "built for SDK ABI 1." + std::to_string(GE_SDK_ABI_MINOR + 1) + ", newer than this host's ABI " + kHostAbi);
 }
 
+// DeviceSimulation (ge/sdk/device_sim.h) gained bound_us in ABI 1.4: a simulator built against
+// 1.3 would hand back the old layout.
+TEST(PluginHost, RefusesADeviceSimulatorBuiltBeforeAbi14) {
+  expect_contains(load_error(plugin("old_simulator", "libge_test_old_simulator.so")),
+                  "plugin 'old_simulator' (SDK ABI 1.3) registers a device simulator for backend 'old_device', but "
+                  "DeviceSimulation changed in SDK ABI 1.4 (bound_us): rebuild the plugin against this SDK");
+}
+
 TEST(PluginHost, RefusesAVersionOutsideTheRequirement) {
   expect_contains(load_error(plugin("good", "libge_test_good.so", "version = \">=2.0, <3\"\n")),
                   "version 1.2.3 does not satisfy the requirement '>=2.0, <3'");

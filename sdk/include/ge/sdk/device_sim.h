@@ -37,6 +37,10 @@ struct SimulatedNode {
   int64_t units = 1;           ///< cores it held (the ascend backend: block_dim AI Cores, or 1 AI CPU)
   double start_us = 0, end_us = 0;
   double cube_utilization = 0, vector_utilization = 0, movement_utilization = 0;
+  /// A lower bound of us() under the simulator's model that no tiling or partition of the node
+  /// can beat (the ascend backend: task_lower_bound, docs/ascend.md "Lower bound"); 0 = none
+  /// given. us() / bound_us says how far the chosen tiling is from it. (SDK ABI 1.4)
+  double bound_us = 0;
   double us() const { return end_us - start_us; }
 };
 
@@ -50,6 +54,9 @@ struct DeviceSimulation {
   /// Whole-device utilization over total_us: busy cycles summed over cores / (cores × latency).
   double cube_utilization = 0, vector_utilization = 0, movement_utilization = 0;
   std::vector<SimulatedNode> nodes;  ///< in start order
+  /// Σ nodes' bound_us: with one stream, a latency no compilation of these nodes on this device
+  /// model can beat (with several, the device work they need); 0 = none given. (SDK ABI 1.4)
+  double bound_us = 0;
   std::string trace_json;      ///< Chrome trace (one track per stream and per core), "" if none
 };
 

@@ -27,7 +27,7 @@
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 3
+#define GE_SDK_ABI_MINOR 4
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -76,7 +76,8 @@ class Registrar {
   virtual void add_cost_model(const std::string& backend, CostModelFactory factory) { (void)backend, (void)factory; }
   /// (ABI 1.3) A simulation of one inference on `backend`'s device (ge/sdk/device_sim.h), shown by
   /// `gec run` beside the measured wall time and by `gec profile` per node. One per backend; a
-  /// second one throws ge::Error. The default implementation ignores it.
+  /// second one throws ge::Error. The default implementation ignores it. (ABI 1.4) The host
+  /// refuses it from a plugin built before 1.4: DeviceSimulation and SimulatedNode gained bound_us.
   virtual void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) { (void)backend, (void)fn; }
 };
 
