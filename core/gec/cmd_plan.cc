@@ -26,8 +26,7 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.
   ge::core::run_load_time_passes(*plan.graph, env, plan.backend, {});
   if (!common.backend.empty() && common.backend != plan.backend)
-    throw ge::Error("plan '" + path + "' was compiled for backend '" + plan.backend + "', not '" + common.backend +
-                    "' (recompile it for that backend)");
+    throw ge::Error(plan_backend_refusal(path, plan.backend, common.backend));
   c.graph = plan.graph;
   c.options.backend = plan.backend;
   c.nodes_before = c.graph->num_nodes();

@@ -300,13 +300,25 @@ TEST_F(AscendOfflineModelRefusals, AnotherSocIsRefused) {
   }();
   EXPECT_EQ(refusal(*bytes_, *e310),
             "plan 't.om': section 'ascend.om': offline model compiled for soc_version 'Ascend910A', but this environment "
-            "runs 'Ascend310' (ascend.soc_version; run it with --soc-version Ascend910A or recompile it)");
+            "runs 'Ascend310' (ascend.soc_version; run it with --soc-version Ascend910A, or without --soc-version, or "
+            "recompile it)");
   // A stored soc_version that differs from the one requested (here: edited) is refused the same way.
+  std::unique_ptr<core::Environment> e910 = [] {
+    core::Manifest mf = core::load_manifest(GE_ASCEND_MANIFEST);
+    core::apply_override(mf, "ascend.soc_version=\"Ascend910A\"");
+    return core::load_environment(mf);
+  }();
   std::vector<uint8_t> b = *bytes_;
   patch(b, "\"soc_version\":\"Ascend910A\"", "\"soc_version\":\"Ascend910B\"");
-  EXPECT_NE(refusal(b, *env_).find("offline model compiled for soc_version 'Ascend910B', but this environment runs "
+  EXPECT_NE(refusal(b, *e910).find("offline model compiled for soc_version 'Ascend910B', but this environment runs "
                                    "'Ascend910A'"),
             std::string::npos);
+  // Asked for no SoC (ascend.toml sets none), the .om runs on its own; one whose nodes were tiled
+  // for another SoC than it names is refused, naming the first such node.
+  EXPECT_EQ(refusal(*bytes_, *env_), "");
+  const std::string r = refusal(b, *env_);
+  EXPECT_EQ(r.rfind("plan 't.om': section 'ascend.om': offline model compiled for soc_version 'Ascend910B', but node '", 0), 0u) << r;
+  EXPECT_NE(r.find("' was tiled for 'Ascend910A' (ascend_soc_version)"), std::string::npos) << r;
 }
 
 TEST_F(AscendOfflineModelRefusals, UnknownOrMalformedSectionIsRefused) {
