@@ -321,6 +321,24 @@ TEST_F(AscendOfflineModelRefusals, AnotherSocIsRefused) {
   EXPECT_NE(r.find("' was tiled for 'Ascend910A' (ascend_soc_version)"), std::string::npos) << r;
 }
 
+TEST_F(AscendOfflineModelRefusals, KernelRefusalAtLoadNamesThePlan) {
+  // A node whose tiling lost its SoC (resealed): the file's checks and the section's validator
+  // accept it, the kernel refuses it at build, and the message starts with the plan.
+  std::vector<uint8_t> b = *bytes_;
+  patch(b, "ascend_soc_version", "ascend_soc_versioX");
+  EXPECT_EQ(refusal(b, *env_), "");
+  std::shared_ptr<const core::Environment> env(env_, [](const core::Environment*) {});  // the fixture owns it
+  std::shared_ptr<const LoadedPlan> plan = LoadedPlan::load_bytes(std::make_shared<const std::vector<uint8_t>>(b), "t.om", env);
+  try {
+    plan->new_session();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("plan 't.om': ascend: node '", 0), 0u) << m;
+    EXPECT_NE(m.find("): corrupted tiling: no ascend_soc_version attribute"), std::string::npos) << m;
+  }
+}
+
 TEST_F(AscendOfflineModelRefusals, UnknownOrMalformedSectionIsRefused) {
   std::vector<uint8_t> b = *bytes_;
   patch(b, "ascend.om", "ascend.ox");  // the section's name (the first occurrence)
