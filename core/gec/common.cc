@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <cstdio>
 #include <thread>
@@ -91,6 +92,16 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std
   std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
   // Refused here, before any import or load, with the message the Python module gives too.
   if (!want.empty()) env->backend(want);
+  // --soc-version without the ascend plugin (no --backend ascend, no .om): said before import,
+  // in terms of the option given (the generic check would blame "--set" after the import).
+  if (soc_version_given) {
+    bool read = false;
+    for (auto& [p, src] : env->passes)
+      for (const std::string& o : p->info().options) read |= o == "ascend.soc_version";
+    if (!read)
+      throw ge::Error("--soc-version applies to backend ascend, and no loaded plugin reads ascend.soc_version "
+                      "(add --backend ascend, or run an .om; docs/ascend.md)");
+  }
   return env;
 }
 
@@ -114,6 +125,13 @@ ge::core::ImportOptions CommonOptions::import_options() const {
         throw ge::Error("--input-shape '" + spec + "': '" + d + "' is not a dimension");
       }
     }
+    // Sizes are 64-bit byte counts: a shape whose bytes cannot be counted (any dtype, up to 16
+    // bytes an element) would wrap around and be reported as some other size.
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t d : dims) overflow |= __builtin_mul_overflow(elements, d, &elements);
+    if (overflow || elements > std::numeric_limits<int64_t>::max() / 16)
+      throw ge::Error("--input-shape '" + spec + "': more elements than a 64-bit byte count can hold");
     if (o.frontend.input_shapes.count(spec.substr(0, colon)))
       throw ge::Error("--input-shape '" + spec + "': input '" + spec.substr(0, colon) + "' is given twice");
     o.frontend.input_shapes[spec.substr(0, colon)] = dims;
