@@ -26,15 +26,22 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.
   ge::core::run_load_time_passes(*plan.graph, env, plan.backend, {});
   if (!common.backend.empty() && common.backend != plan.backend)
-    throw ge::Error("plan '" + path + "' was compiled for backend '" + plan.backend + "', not '" + common.backend +
-                    "' (recompile it for that backend)");
+    throw ge::Error(plan_backend_refusal(path, plan.backend, common.backend));
   c.graph = plan.graph;
   c.options.backend = plan.backend;
   c.nodes_before = c.graph->num_nodes();
   c.threads = common.thread_count(env);
   c.env = &env;
   const double file_ms = ms_since(t0);
-  c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{plan.backend, c.threads});
+  // A kernel that refuses its node at build (a corrupted tiling, an attribute it cannot run)
+  // names the node; the plan it came from is said first, as for every other refusal of the file.
+  try {
+    c.exe = std::make_unique<ge::core::Executable>(c.graph, env, ge::core::ExecOptions{plan.backend, c.threads});
+  } catch (const ge::Error& e) {
+    const std::string prefix = "plan '" + path + "'";
+    if (std::string(e.what()).rfind(prefix, 0) == 0) throw;
+    throw ge::Error(prefix + ": " + e.what());
+  }
   // From file to a runnable executable: map, checksum, parse, load-time passes, kernel builds.
   c.plan_load_ms = ms_since(t0);
   std::printf("plan %s: %llu bytes (header %llu, weights %llu), loaded in %.1f ms (file %.1f ms, kernels %.1f ms)\n",

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <cstdio>
 #include <thread>
@@ -32,7 +33,15 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--disable", disable, "Disable a pass or fusion rule by name (repeatable)");
   app.add_option("--backend", backend, "Backend to compile for and run on (default: the manifest's)");
   app.add_option("--scheduler", scheduler, "Scheduler (= --set scheduler.name=NAME)");
-  app.add_option("--soc-version", soc_version, "Ascend SoC (= --set ascend.soc_version=NAME; with --backend ascend or an .om, docs/ascend.md)");
+  // Given empty, it still reaches the plugin, which refuses it listing the known SoCs.
+  app.add_option_function<std::string>(
+      "--soc-version",
+      [this](const std::string& v) {
+        soc_version = v;
+        soc_version_given = true;
+      },
+      "Ascend SoC (= --set ascend.soc_version=NAME; with --backend ascend or an .om: default Ascend910A, an .om's own; "
+      "docs/ascend.md)");
   app.add_option("--threads", threads, "Threads for kernels (default: the manifest's, else all cores)");
   app.add_option("--input-shape", input_shapes, "Override a graph input's shape: NAME:D0,D1,... (repeatable)");
   app.add_option("--report", report, "Write the compile/run report (JSON, docs/report.md) to this file");
@@ -44,18 +53,28 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
                "Keep initializers that are also graph inputs (old IR) as inputs instead of constants");
 }
 
+std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked) {
+  return "--backend " + asked + ": plan '" + plan + "' was compiled for backend '" + plan_backend +
+         "'; a compiled plan runs on its own backend (drop --backend, or recompile the model with --backend " + asked + ")";
+}
+
 std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std::string& model) const {
   if (!log_level.empty()) ge::set_log_level(log_level);
   // The backend asked for: --backend, else the one a plan file was compiled for. Without
   // --manifest, a backend with its own manifest beside the plugins (<plugin dir>/NAME.toml, e.g.
   // ascend.toml) is loaded through it; any other through the default manifest.
   std::string want = backend;
-  if (want.empty() && manifest.empty() && !model.empty() && ge::core::is_plan_file(model)) {
+  if (!model.empty() && ge::core::is_plan_file(model)) {
+    std::string planned;
     try {
-      want = ge::core::plan_backend(model);
+      planned = ge::core::plan_backend(model);
     } catch (const ge::Error&) {
       // Unreadable: the default manifest's load_plan reports what is wrong with the file.
     }
+    // A plan runs on the backend it was compiled for: another --backend is refused, before any
+    // manifest is loaded (that manifest may not even hold the plan's plugins).
+    if (!backend.empty() && !planned.empty() && backend != planned) throw ge::Error(plan_backend_refusal(model, planned, backend));
+    if (want.empty() && manifest.empty()) want = planned;
   }
   std::string path = manifest;
   if (path.empty()) {
@@ -68,11 +87,21 @@ std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std
   if (!numerics.empty()) m.numerics = numerics;
   if (!backend.empty()) m.backend = backend;
   if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
-  if (!soc_version.empty()) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
+  if (soc_version_given) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
   for (const std::string& d : disable) m.disabled_passes.push_back(d);
   std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
   // Refused here, before any import or load, with the message the Python module gives too.
   if (!want.empty()) env->backend(want);
+  // --soc-version without the ascend plugin (no --backend ascend, no .om): said before import,
+  // in terms of the option given (the generic check would blame "--set" after the import).
+  if (soc_version_given) {
+    bool read = false;
+    for (auto& [p, src] : env->passes)
+      for (const std::string& o : p->info().options) read |= o == "ascend.soc_version";
+    if (!read)
+      throw ge::Error("--soc-version applies to backend ascend, and no loaded plugin reads ascend.soc_version "
+                      "(add --backend ascend, or run an .om; docs/ascend.md)");
+  }
   return env;
 }
 
@@ -96,6 +125,13 @@ ge::core::ImportOptions CommonOptions::import_options() const {
         throw ge::Error("--input-shape '" + spec + "': '" + d + "' is not a dimension");
       }
     }
+    // Sizes are 64-bit byte counts: a shape whose bytes cannot be counted (any dtype, up to 16
+    // bytes an element) would wrap around and be reported as some other size.
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t d : dims) overflow |= __builtin_mul_overflow(elements, d, &elements);
+    if (overflow || elements > std::numeric_limits<int64_t>::max() / 16)
+      throw ge::Error("--input-shape '" + spec + "': more elements than a 64-bit byte count can hold");
     if (o.frontend.input_shapes.count(spec.substr(0, colon)))
       throw ge::Error("--input-shape '" + spec + "': input '" + spec.substr(0, colon) + "' is given twice");
     o.frontend.input_shapes[spec.substr(0, colon)] = dims;

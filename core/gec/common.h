@@ -25,6 +25,7 @@ struct CommonOptions {
   std::vector<std::string> disable, sets, print_after, input_shapes;
   std::string backend, scheduler, report;
   std::string soc_version;  ///< --soc-version (= --set ascend.soc_version=NAME; docs/ascend.md)
+  bool soc_version_given = false;  ///< --soc-version was given (even as ""; the plugin refuses an empty one)
   int threads = 0;  ///< --threads; 0 = manifest value or all cores
   bool verify_each = false, fail_on_pass_error = false, keep_initializer_inputs = false;
   bool quiet = false;  ///< --quiet: no progress lines (they go to stderr only when it is a terminal)
@@ -40,6 +41,9 @@ struct CommonOptions {
   ge::core::CompileOptions compile_options(const ge::core::Environment& env) const;
   int thread_count(const ge::core::Environment& env) const;
 };
+
+/// The refusal of `--backend asked` for a plan compiled for `plan_backend` (a plan runs on its own).
+std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked);
 
 /// A model taken from file to executable, with the figures the report needs.
 struct Compiled {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <functional>
+#include <new>
 #include <unordered_map>
 
 #include "ge/core/profiler.h"
@@ -48,6 +51,28 @@ bool is_view(const Node& n, const Graph& g, const Environment& env) {
   const OpDef* def = env.ops.find(n.domain(), n.op_type(), g.opset(n.domain()));
   return def && def->pattern == OpPattern::Injective;
 }
+
+std::string value_label(const Value& v) {
+  std::string s = "value '" + v.name() + "' " + std::string(dtype_name(v.dtype)) + v.shape.str() + " (" +
+                  std::to_string(v.nbytes()) + " bytes";
+  if (v.producer()) s += ", output of " + v.producer()->describe();
+  return s + ")";
+}
+
+/// Tensor::allocate, or a ge::Error saying how many bytes were wanted and for what when the host
+/// cannot give them (an absurd --input-shape): Tensor::allocate's own message names no tensor.
+Tensor allocate_or_refuse(DataType dtype, const Shape& shape, Format format, uint64_t bytes,
+                          const std::function<std::string()>& what) {
+  try {
+    return Tensor::allocate(dtype, shape, format);
+  } catch (const std::bad_alloc&) {
+  } catch (const Error&) {  // aligned_alloc returned null
+  }
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+  throw Error("out of memory: cannot allocate " + std::to_string(bytes) + " bytes (" + gib + ") for " + what() +
+              " (smaller input shapes need less: --input-shape)");
+}
 }  // namespace
 
 Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& env, ExecOptions opts)
@@ -70,7 +95,17 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
   impl_->input_uses.resize(g.inputs().size());
 
-  if (g.arena_bytes > 0) impl_->arena = Tensor::allocate(DataType::UInt8, Shape{static_cast<int64_t>(g.arena_bytes)});
+  if (g.arena_bytes > 0)
+    impl_->arena = allocate_or_refuse(DataType::UInt8, Shape{static_cast<int64_t>(g.arena_bytes)}, Format::ND,
+                                      g.arena_bytes, [&g] {
+                                        // The activation arena; its largest value says what made it so big.
+                                        const Value* big = nullptr;
+                                        for (const Node* n : g.nodes())
+                                          for (const Value* o : n->outputs())
+                                            if (o && o->arena_offset >= 0 && !o->is_graph_output() && (!big || o->nbytes() > big->nbytes())) big = o;
+                                        return "the activation arena" +
+                                               (big ? "; its largest " + value_label(*big) : std::string());
+                                      });
   auto tensor_for = [&](const Value* v) -> Tensor {
     if (!v) return Tensor();
     if (v->is_constant()) return *v->data;
@@ -85,7 +120,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
                       std::to_string(g.arena_bytes) + ")");
         t = Tensor::view(v->dtype, v->shape, impl_->arena.data_as<uint8_t>() + v->arena_offset, v->format);
       } else {
-        t = Tensor::allocate(v->dtype, v->shape, v->format);
+        t = allocate_or_refuse(v->dtype, v->shape, v->format, v->nbytes(), [v] { return value_label(*v); });
       }
       it = impl_->buffers.emplace(v, std::move(t)).first;
     }

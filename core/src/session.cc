@@ -54,6 +54,7 @@ std::shared_ptr<LoadedPlan> LoadedPlan::load_bytes(std::shared_ptr<const std::ve
 }
 
 void LoadedPlan::finish_load(const std::string& what, const PlanLoadOptions& opts) {
+  what_ = what;
   try {
     load_passes_ = core::run_load_time_passes(*contents_.graph, *env_, contents_.backend, opts.load);
   } catch (const Error& e) {
@@ -67,7 +68,14 @@ Session LoadedPlan::new_session() const {
   std::unique_ptr<core::Executable> exe;
   {
     std::lock_guard<std::mutex> lock(build_mutex_);
-    exe = std::make_unique<core::Executable>(contents_.graph, *env_, core::ExecOptions{contents_.backend, threads_});
+    // A kernel's refusal at build names its node; the plan it came from is said first.
+    try {
+      exe = std::make_unique<core::Executable>(contents_.graph, *env_, core::ExecOptions{contents_.backend, threads_});
+    } catch (const UnsupportedError& e) {
+      throw UnsupportedError("plan '" + what_ + "': " + e.what());
+    } catch (const Error& e) {
+      throw Error("plan '" + what_ + "': " + e.what());
+    }
   }
   return Session(shared_from_this(), std::move(exe));
 }

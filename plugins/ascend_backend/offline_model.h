@@ -77,8 +77,9 @@ void check_same(const OfflineModel& stored, const OfflineModel& expected);
 std::string describe(const OfflineModel& m, bool detail);
 
 /// Registers the "ascend.om" plan section (writer, validator, describer) for backend "ascend".
-/// The validator refuses an offline model compiled for another soc_version than the loading
-/// environment's (`[ascend] soc_version`, gec --soc-version; default Ascend910A).
+/// The validator refuses an offline model compiled for another soc_version than the one the
+/// loading environment asks for (`[ascend] soc_version`, gec --soc-version); when it asks for
+/// none (ascend.toml leaves it unset), the .om runs on the SoC it names.
 void register_offline_model(Registrar& r);
 
 }  // namespace ge::ascend

@@ -3,37 +3,53 @@
 // described for `gec inspect --format sections` (offline_model.h, docs/ascend.md).
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/plugin.h"
 #include "offline_model.h"
+#include "platform.h"
+#include "tiling.h"
 
 namespace ge::ascend {
 
 namespace {
 
-/// `[ascend] soc_version` of the saving / loading environment (TOML text of a string), or the
-/// default the precision pass also uses.
-std::string requested_soc(const PlanSectionContext& ctx) {
+/// `[ascend] soc_version` of the saving / loading environment (TOML text of a string), or
+/// nullopt when the manifest leaves it unset (ascend.toml does; gec --soc-version sets it).
+std::optional<std::string> requested_soc(const PlanSectionContext& ctx, const std::string& platforms) {
   std::optional<std::string> t = ctx.option("ascend", "soc_version");
-  if (!t) return kDefaultSoc;
+  if (!t) return std::nullopt;
   if (t->size() < 2 || t->front() != '"' || t->back() != '"')
     throw Error("option ascend.soc_version = " + *t + " must be a string");
+  if (t->size() == 2) refuse_empty_soc_version(platforms);
   return t->substr(1, t->size() - 2);
 }
 
-std::string write_om(const PlanSectionContext& ctx) { return to_json(build_offline_model(ctx, requested_soc(ctx))); }
+std::string write_om(const PlanSectionContext& ctx, const std::string& platforms) {
+  return to_json(build_offline_model(ctx, requested_soc(ctx, platforms).value_or(kDefaultSoc)));
+}
 
-void validate_om(const PlanSectionContext& ctx, const std::string& bytes) {
+void validate_om(const PlanSectionContext& ctx, const std::string& bytes, const std::string& platforms) {
   OfflineModel stored = offline_model_from_json(bytes);
-  // The emulated device is the environment's soc_version: an .om built for another SoC is not
-  // run on it (tilings and block_dims were chosen for that SoC's cores and buffers).
-  const std::string soc = requested_soc(ctx);
-  if (stored.soc_version != soc)
-    throw Error("offline model compiled for soc_version '" + stored.soc_version + "', but this environment runs '" + soc +
-                "' (ascend.soc_version; run it with --soc-version " + stored.soc_version + " or recompile it)");
-  check_same(stored, build_offline_model(ctx, soc));
+  // The emulated device is the SoC the .om was compiled for, unless the environment asks for one
+  // (--soc-version): an .om built for another SoC than the one asked for is not run on it
+  // (tilings and block_dims were chosen for that SoC's cores and buffers).
+  const std::optional<std::string> asked = requested_soc(ctx, platforms);
+  if (asked && stored.soc_version != *asked)
+    throw Error("offline model compiled for soc_version '" + stored.soc_version + "', but this environment runs '" +
+                *asked + "' (ascend.soc_version; run it with --soc-version " + stored.soc_version +
+                ", or without --soc-version, or recompile it)");
+  // Every node's tiling was chosen for the SoC the offline model names (the kernels check their
+  // tiling against the platform of the node's attribute, so the two must agree).
+  for (const Node* n : ctx.graph().nodes()) {
+    const std::string soc = n->attrs.get_string(kAttrSoc, "");
+    if (!soc.empty() && soc != stored.soc_version)
+      throw Error("offline model compiled for soc_version '" + stored.soc_version + "', but node '" + n->name() +
+                  "' was tiled for '" + soc + "' (" + kAttrSoc + ")");
+  }
+  check_same(stored, build_offline_model(ctx, stored.soc_version));
 }
 
 std::string mib(uint64_t b) {
@@ -107,8 +123,9 @@ void register_offline_model(Registrar& r) {
   PlanSectionDef d;
   d.name = kOmSectionName;
   d.backend = "ascend";
-  d.write = write_om;
-  d.validate = validate_om;
+  const std::string platforms = r.plugin_dir() + "/ascend/platforms";
+  d.write = [platforms](const PlanSectionContext& ctx) { return write_om(ctx, platforms); };
+  d.validate = [platforms](const PlanSectionContext& ctx, const std::string& bytes) { validate_om(ctx, bytes, platforms); };
   d.describe = [](const std::string& bytes, bool detail) { return describe(offline_model_from_json(bytes), detail); };
   r.add_plan_section(std::move(d));
 }

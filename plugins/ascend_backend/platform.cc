@@ -1,6 +1,7 @@
 // plugins/ascend_backend/platform.cc — reading platforms/<soc>.toml (platform.h).
 #include "platform.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -108,16 +109,28 @@ Platform load_platform_file(const std::string& path) {
   return p;
 }
 
+std::string known_soc_versions(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec))
+    for (auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return known.empty() ? "none" : known;
+}
+
+void refuse_empty_soc_version(const std::string& dir) {
+  throw ConfigError("ascend.soc_version (gec --soc-version) is empty: name an SoC (known: " + known_soc_versions(dir) +
+                    "; the files of " + dir + ")");
+}
+
 Platform load_platform(const std::string& dir, const std::string& soc) {
+  if (soc.empty()) refuse_empty_soc_version(dir);
   const fs::path f = fs::path(dir) / (soc + ".toml");
-  if (!fs::exists(f)) {
-    std::string known;
-    if (fs::is_directory(dir))
-      for (auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".toml") known += (known.empty() ? "" : ", ") + e.path().stem().string();
-    throw ConfigError("ascend: unknown soc_version '" + soc + "' (no " + f.string() + "; known: " +
-                      (known.empty() ? "none" : known) + ")");
-  }
+  if (!fs::exists(f))
+    throw ConfigError("ascend: unknown soc_version '" + soc + "' (no " + f.string() + "; known: " + known_soc_versions(dir) + ")");
   Platform p = load_platform_file(f.string());
   if (p.name != soc) fail(f.string(), "name", "is '" + p.name + "', the file name says '" + soc + "'");
   return p;

@@ -37,7 +37,12 @@ const std::vector<std::string>& platform_keys();
 /// value, an unknown key, a TOML syntax error (with its line).
 Platform load_platform_file(const std::string& path);
 
-/// Reads `<dir>/<soc>.toml`; an unknown SoC is an error listing the files present in dir.
+/// Reads `<dir>/<soc>.toml`; an unknown SoC is an error listing the files present in dir, an
+/// empty name (gec --soc-version "") is refuse_empty_soc_version's error.
 Platform load_platform(const std::string& dir, const std::string& soc);
+/// The SoC versions of `dir` (its *.toml files' stems), sorted, comma-separated; "none".
+std::string known_soc_versions(const std::string& dir);
+/// Throws ge::ConfigError: ascend.soc_version (gec --soc-version) is empty, listing the known SoCs.
+[[noreturn]] void refuse_empty_soc_version(const std::string& dir);
 
 }  // namespace ge::ascend

@@ -2,6 +2,8 @@
 // (precision_lists.h).
 #include "precision_lists.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -100,6 +102,26 @@ ListEdit toml_edit(const std::string& file, const std::string& list, const toml:
   return e;
 }
 
+/// "line L, column C: unexpected 'X'" for a JSON parse error at `byte` (nlohmann::json's
+/// parse_error::byte: 1-based index of the last character read; past the end at end of input).
+std::string json_error_place(const std::string& text, size_t byte) {
+  const size_t at = byte == 0 ? 0 : std::min(byte - 1, text.size());
+  const size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const size_t column = line_start == std::string::npos || at == 0 ? at + 1 : at - line_start;
+  std::string what;
+  if (at >= text.size()) {
+    what = "unexpected end of file";
+  } else {
+    const unsigned char c = static_cast<unsigned char>(text[at]);
+    char buf[16];
+    if (c >= 0x20 && c < 0x7f) std::snprintf(buf, sizeof buf, "'%c'", c);
+    else std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
+    what = std::string("unexpected ") + buf;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what;
+}
+
 /// "ascend.keep_dtype" or "ascend.keep_dtype file 'F'" for messages.
 std::string keep_where(const std::string& origin) {
   return origin.empty() ? "ascend.keep_dtype" : "ascend.keep_dtype file '" + origin + "'";
@@ -139,10 +161,11 @@ void modify_mix_lists(MixLists& lists, const std::string& path, const OpRegistry
   const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   if (json) {
     nlohmann::json j;
+    const std::string text = read_text(path, "modify_mixlist file");
     try {
-      j = nlohmann::json::parse(read_text(path, "modify_mixlist file"), nullptr, true, /*ignore_comments=*/true);
+      j = nlohmann::json::parse(text, nullptr, true, /*ignore_comments=*/true);
     } catch (const nlohmann::json::parse_error& e) {
-      throw ConfigError("ascend.modify_mixlist '" + path + "': " + e.what());
+      throw ConfigError("ascend.modify_mixlist file '" + path + "' is not valid JSON: " + json_error_place(text, e.byte));
     }
     if (!j.is_object()) fail(path, "(top level)", "must be an object with \"black-list\" and/or \"white-list\"");
     for (auto& [k, v] : j.items()) {

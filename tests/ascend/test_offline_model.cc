@@ -300,13 +300,43 @@ TEST_F(AscendOfflineModelRefusals, AnotherSocIsRefused) {
   }();
   EXPECT_EQ(refusal(*bytes_, *e310),
             "plan 't.om': section 'ascend.om': offline model compiled for soc_version 'Ascend910A', but this environment "
-            "runs 'Ascend310' (ascend.soc_version; run it with --soc-version Ascend910A or recompile it)");
+            "runs 'Ascend310' (ascend.soc_version; run it with --soc-version Ascend910A, or without --soc-version, or "
+            "recompile it)");
   // A stored soc_version that differs from the one requested (here: edited) is refused the same way.
+  std::unique_ptr<core::Environment> e910 = [] {
+    core::Manifest mf = core::load_manifest(GE_ASCEND_MANIFEST);
+    core::apply_override(mf, "ascend.soc_version=\"Ascend910A\"");
+    return core::load_environment(mf);
+  }();
   std::vector<uint8_t> b = *bytes_;
   patch(b, "\"soc_version\":\"Ascend910A\"", "\"soc_version\":\"Ascend910B\"");
-  EXPECT_NE(refusal(b, *env_).find("offline model compiled for soc_version 'Ascend910B', but this environment runs "
+  EXPECT_NE(refusal(b, *e910).find("offline model compiled for soc_version 'Ascend910B', but this environment runs "
                                    "'Ascend910A'"),
             std::string::npos);
+  // Asked for no SoC (ascend.toml sets none), the .om runs on its own; one whose nodes were tiled
+  // for another SoC than it names is refused, naming the first such node.
+  EXPECT_EQ(refusal(*bytes_, *env_), "");
+  const std::string r = refusal(b, *env_);
+  EXPECT_EQ(r.rfind("plan 't.om': section 'ascend.om': offline model compiled for soc_version 'Ascend910B', but node '", 0), 0u) << r;
+  EXPECT_NE(r.find("' was tiled for 'Ascend910A' (ascend_soc_version)"), std::string::npos) << r;
+}
+
+TEST_F(AscendOfflineModelRefusals, KernelRefusalAtLoadNamesThePlan) {
+  // A node whose tiling lost its SoC (resealed): the file's checks and the section's validator
+  // accept it, the kernel refuses it at build, and the message starts with the plan.
+  std::vector<uint8_t> b = *bytes_;
+  patch(b, "ascend_soc_version", "ascend_soc_versioX");
+  EXPECT_EQ(refusal(b, *env_), "");
+  std::shared_ptr<const core::Environment> env(env_, [](const core::Environment*) {});  // the fixture owns it
+  std::shared_ptr<const LoadedPlan> plan = LoadedPlan::load_bytes(std::make_shared<const std::vector<uint8_t>>(b), "t.om", env);
+  try {
+    plan->new_session();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("plan 't.om': ascend: node '", 0), 0u) << m;
+    EXPECT_NE(m.find("): corrupted tiling: no ascend_soc_version attribute"), std::string::npos) << m;
+  }
 }
 
 TEST_F(AscendOfflineModelRefusals, UnknownOrMalformedSectionIsRefused) {

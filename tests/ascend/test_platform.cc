@@ -103,5 +103,18 @@ TEST(AscendPlatform, UnknownSocListsTheKnownOnes) {
   }
 }
 
+TEST(AscendPlatform, EmptySocIsRefusedListingTheKnownOnes) {
+  // gec --soc-version "" used to mean the default SoC.
+  EXPECT_EQ(known_soc_versions(GE_ASCEND_PLATFORM_DIR), "Ascend310, Ascend910A");
+  try {
+    load_platform(GE_ASCEND_PLATFORM_DIR, "");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), std::string("ascend.soc_version (gec --soc-version) is empty: name an SoC (known: "
+                                                 "Ascend310, Ascend910A; the files of ") +
+                                         GE_ASCEND_PLATFORM_DIR + ")");
+  }
+}
+
 }  // namespace
 }  // namespace ge::ascend

@@ -172,9 +172,16 @@ TEST(AscendPrecisionModes, ModifyMixlistInTheVendorsJsonAndInToml) {
   EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad3.string() + "\""})
                 .find("key 'grey-list': unknown key (known: black-list, white-list)"),
             std::string::npos);
+  // Not JSON: GE's words, the file, and the line and column (from the parser's byte position).
   const fs::path bad4 = write_file("bad4.json", R"({"white-list": {"to-add": ["Sqrt"]})");
-  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad4.string() + "\""}).find(bad4.string() + "': "),
+  EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad4.string() + "\""})
+                .find("ascend.modify_mixlist file '" + bad4.string() + "' is not valid JSON: line 1, column 36: unexpected end of file"),
             std::string::npos);
+  const fs::path bad6 = write_file("bad6.json", "{\n  \"white-list\": { \"to-add\": [\"Sqrt\"] },\n  \"black-list\": { \"to-add\": [\"Conv\" }\n}\n");
+  const std::string e6 = error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad6.string() + "\""});
+  EXPECT_NE(e6.find("ascend.modify_mixlist file '" + bad6.string() + "' is not valid JSON: line 3, column 37: unexpected '}'"),
+            std::string::npos) << e6;
+  EXPECT_EQ(e6.find("json.exception"), std::string::npos) << e6;
   const fs::path bad5 = write_file("bad5.json", R"({"white-list": {"to-add": ["Sqrt"]}, "black-list": {"to-add": ["Sqrt"]}})");
   EXPECT_NE(error_of(kGraph, "allow_mix_precision", {"ascend.modify_mixlist=\"" + bad5.string() + "\""}).find("'Sqrt' is added to both lists"),
             std::string::npos);
@@ -182,7 +189,7 @@ TEST(AscendPrecisionModes, ModifyMixlistInTheVendorsJsonAndInToml) {
   EXPECT_NE(error_of(kGraph, "force_fp16", {"ascend.modify_mixlist=\"" + j.string() + "\""})
                 .find("applies to precision_mode allow_mix_precision only; precision_mode is 'force_fp16'"),
             std::string::npos);
-  for (const fs::path& p : {j, t, bad1, bad2, bad3, bad4, bad5}) fs::remove(p);
+  for (const fs::path& p : {j, t, bad1, bad2, bad3, bad4, bad5, bad6}) fs::remove(p);
 }
 
 TEST(AscendPrecisionModes, StrictNumericsRefusesEveryModeButMustKeepOriginDtype) {

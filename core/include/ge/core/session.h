@@ -68,7 +68,8 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   const std::vector<PassInfo>& load_passes() const { return load_passes_; }
   double load_ms() const { return load_ms_; }
 
-  /// A new run context (builds the kernels). Thread-safe.
+  /// A new run context (builds the kernels). Thread-safe. A kernel's refusal is a ge::Error
+  /// starting "plan 'PATH': node 'n' (Op): …".
   Session new_session() const;
   /// One run in a temporary Session (convenient, but builds kernels each call). Thread-safe.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
@@ -79,6 +80,7 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   /// Load-time passes and the input/output lists, once contents_ is set (file or bytes).
   void finish_load(const std::string& what, const PlanLoadOptions& opts);
   std::shared_ptr<const core::Environment> env_;
+  std::string what_;  ///< the plan's path (or load_bytes' `what`): messages say "plan 'what': …"
   core::PlanContents contents_;
   std::vector<TensorInfo> inputs_, outputs_;
   std::vector<PassInfo> load_passes_;
