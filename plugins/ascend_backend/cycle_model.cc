@@ -3,6 +3,7 @@
 #include "cycle_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -229,7 +230,7 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
     // moves the fp32 sums L0C→UB and applies one epilogue op per element, MTE3 writes the tile
     // out (split-K: the fp32 partial sums, no epilogue). The steps in the middle of a chunk are
     // identical: they pass the flow shop as one run.
-    auto step = [&](int64_t s, int64_t count) {
+    auto step = [&](int64_t s, int64_t count) __attribute__((always_inline)) {
       const int64_t k0 = s * t.k_tile;
       const double k = static_cast<double>(std::min(t.k_tile, span - k0));
       d[0] = 0;
@@ -307,8 +308,27 @@ TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p
   r.block_dim = t.block_dim;
   r.core_cycles.assign(static_cast<size_t>(t.block_dim), 0);
   r.core_pipes.assign(static_cast<size_t>(t.block_dim), {});
-  for (int64_t b = 0; b < t.block_dim; ++b)
-    r.core_cycles[static_cast<size_t>(b)] = cube_core(t, w, p, b, r.core_pipes[static_cast<size_t>(b)]);
+  // Under a block partition cores whose blocks have the same shape (tiles, whether they hold the
+  // last, possibly partial, m / n tile, K range length) walk identically: walked once each.
+  std::vector<std::pair<std::array<int64_t, 5>, int64_t>> walked;
+  for (int64_t b = 0; b < t.block_dim; ++b) {
+    const size_t i = static_cast<size_t>(b);
+    std::array<int64_t, 5> key{-1, 0, 0, 0, 0};
+    if (t.blocked()) {
+      int64_t bi, m_lo, n_lo, rows, cols, k_lo, k_hi;
+      t.block_of(b, bi, m_lo, n_lo, rows, cols);
+      t.k_block(b, k_lo, k_hi);
+      key = {rows, cols, m_lo + rows == t.m_tiles(), n_lo + cols == t.n_tiles(), k_hi - k_lo};
+      auto same = std::find_if(walked.begin(), walked.end(), [&](const auto& e) { return e.first == key; });
+      if (same != walked.end()) {
+        r.core_cycles[i] = r.core_cycles[static_cast<size_t>(same->second)];
+        r.core_pipes[i] = r.core_pipes[static_cast<size_t>(same->second)];
+        continue;
+      }
+      walked.emplace_back(key, b);
+    }
+    r.core_cycles[i] = cube_core(t, w, p, b, r.core_pipes[i]);
+  }
   if (t.split_k()) {  // every core waits for the slowest one's partial sums, then combines its share
     const double all = *std::max_element(r.core_cycles.begin(), r.core_cycles.end());
     for (int64_t b = 0; b < t.block_dim; ++b)

@@ -249,7 +249,21 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
   search(cands);
   std::vector<Candidate> blocks;
   for (const CubeTiling& t : resident_tiles) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
-  for (const CubeTiling& t : split_tiles) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
+  // Split-K: a floor per K-block count before any block shape — the average core's share of the
+  // Cube work plus of the combine (every output element combined once: blocks_k fp32 partials and
+  // the epilogue operands in, the output out) — skips the counts that cannot beat the best price
+  // (large outputs: the partial sums alone cost more).
+  const double outputs = static_cast<double>(problem.batch * problem.M * problem.N);
+  const double out_elem = std::clamp(work.output_bytes / outputs, 1.0, 4.0), epi_elem = work.epilogue_bytes / outputs;
+  auto split_floor = [&](int64_t bk) {
+    const double cube = static_cast<double>(problem.batch) * static_cast<double>(m_max / 16) * static_cast<double>(n_max / 16) *
+                        static_cast<double>(k_max / 16);
+    const double per_elem = std::max({(4.0 * static_cast<double>(bk) + epi_elem) / bp.gm,
+                                      static_cast<double>(bk - 1) / (bp.lanes / 2) + 1 / bp.lanes, out_elem / bp.out_bw});
+    return launch_cycles + (cube + outputs * per_elem) / static_cast<double>(cores);
+  };
+  for (const CubeTiling& t : split_tiles)
+    if (split_floor(t.blocks_k()) <= best_cycles * (1 + 1e-9)) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
   search(blocks);
   check(best, p, who);
   return best;
