@@ -259,6 +259,11 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16); }, {"single_core_n = 0 is not a positive multiple"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16), set_field(n, 14, 48); },
                  {"single_core_n = 48 is not a positive multiple of n_tile = 16 up to 32"});
+  // Version 4's fields 15 (k_l1_b) and 16 (single_core_k), refused at build naming the node.
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 15, 100); }, {"k_l1_b = 100 is not a multiple of k_tile = 144"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 16, 48); }, {"single_core_k = 48 is not a positive multiple of k_tile = 144"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 16, 144); },
+                 {"single_core_k = 144 is not a positive multiple of k_tile = 144 below K rounded up to 16 = 144"});
   // More blocks than AI Cores: block_dim must equal the blocks, and it is at most ai_cores.
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 33), set_field(n, 13, 16), set_field(n, 14, 16); },
                  {"block_dim 33 outside", "32 AI Cores"});
