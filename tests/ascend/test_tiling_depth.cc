@@ -80,6 +80,29 @@ TEST(AscendTilingDepth, AResidentWeightPanelLoadsOnceWhileAStreams) {
   EXPECT_DOUBLE_EQ(mte2(cube_cycles(t, w, p)), 4 * 128 + 16 * 32);
 }
 
+// A block partition holds its inner operand's panels when that operand alone is resident.
+// MatMul 64 × 32 × 128, 16 × 16 tiles, one 64 × 32 block (4 m × 2 n tiles) on one core, order NM
+// (n outer, m inner: A is the inner operand), k_tile 32, A's whole K resident (k_l1 128), B in
+// chunks of 32. The 4 A panels fit L1 beside B's double-buffered chunk: 4·16·128·2 + 2·16·32·2
+// = 18432 B ≤ 1 MiB, so they load on the first pass only: A 4 × 16·128·2/32 = 512 cycles; B is
+// streamed every tile, 8 tiles × 4 chunks × 32·16·2/32 = 1024: MTE2 1536, then the last step's
+// MTE1 6 + Cube 2 + V 6 + MTE3 8: 1558 cycles. With A in chunks of 32 too, A reloads every tile:
+// MTE2 2048, 2070 cycles.
+TEST(AscendTilingDepth, ABlockHoldsItsResidentInnerPanelsWhileTheOtherStreams) {
+  const Platform p = p910();
+  CubeTiling t;
+  t.M = 64, t.N = 32, t.K = 128;
+  t.m_tile = t.n_tile = 16, t.k_tile = 32, t.k_l1 = 128, t.k_l1_b = 32, t.order = CubeOrder::NM;
+  t.single_core_m = 64, t.single_core_n = 32, t.block_dim = 1;
+  const TaskCycles held = task_cycles(matmul_work(t), p);
+  EXPECT_DOUBLE_EQ(mte2(held), 1536);
+  EXPECT_DOUBLE_EQ(held.total - held.launch, 1558);
+  t.k_l1 = 32;
+  const TaskCycles streamed = task_cycles(matmul_work(t), p);
+  EXPECT_DOUBLE_EQ(mte2(streamed), 2048);
+  EXPECT_DOUBLE_EQ(streamed.total - streamed.launch, 2070);
+}
+
 // MatMul 16 × 16 × 128, one 16 × 16 tile, k_tile 32.
 //  * Whole K on one core (k_l1 128): steps [MTE2 A 16·128·2/32 + B 128·16·2/32 = 256, MTE1 6,
 //    Cube 2, V 0, MTE3 0], two middle steps [0, 6, 2, 0, 0], the last [0, 6, 2, 6, 8]: MTE1 ends
