@@ -86,15 +86,19 @@ std::vector<float> conv2d(const std::vector<float>& x, const std::vector<float>&
 /// One batch of a Cube task executed tile by tile from its tiling (cube_tiled.cc): A is t.M x t.K,
 /// B is t.K x t.N (row-major), init has t.N entries or is null, C receives t.M x t.N. Output tiles
 /// in tiling.h's order (M-major, then N; tile i of the task runs on AI Core i mod block_dim); per
-/// tile the fp32 L0C tile starts at init, then for each k_l1 panel staged in L1, each k_tile step
-/// in L0A/L0B, each 16-wide fractal: the partial summed in k0 order is added to L0C. Per element
-/// this is exactly gemm(..., kblock = 16): bit-identical results for every valid tiling.
+/// tile the fp32 L0C tile starts at init, then for each k_tile step in L0A/L0B, each 16-wide
+/// fractal: the partial summed in k0 order is added to L0C. Per element this is exactly
+/// gemm(..., kblock = 16): bit-identical results for every valid tiling without split-K. Under
+/// split-K (tiling.h single_core_k) each core's L0C starts at zero and sums the fractals of its K
+/// range; the result is init + partial 0 + partial 1 + … in fp32, in K-block order — the same
+/// fractal partials as gemm() but associated differently, so not bit-identical (each element
+/// differs from gemm()'s by at most the two orders' rounding bounds, test_tiling_depth.cc).
 /// `batch_index` only numbers the tiles (core assignment).
 void cube_batch_tiles(const float* A, const float* B, const float* init, float* C, const CubeTiling& t, int64_t batch_index);
 
 /// conv2d(..., cube = true) executed from a Cube tiling of the convolution (batch = group,
 /// M = N·OH·OW, N = O/group, K = ConvKOrder's K): one im2col A of all images per
-/// group, then cube_batch_tiles. Bit-identical to conv2d(..., true).
+/// group, then cube_batch_tiles. Bit-identical to conv2d(..., true) without split-K.
 std::vector<float> conv2d_tiled(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
                                 const ConvGeometry& g, const CubeTiling& t);
 

@@ -3,6 +3,7 @@
 #include "cycle_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -162,8 +163,9 @@ class FlowShop {
 
 namespace {
 
-/// One core's walk of a Cube task (core b of block_dim): its tiles' K-steps through the pipes.
-/// Returns the core's makespan; `sum` gets its busy cycles per pipe.
+/// One core's walk of a Cube task (core b of block_dim): its tiles' K-steps — over its K range
+/// under split-K (tiling.h) — through the pipes. Returns the core's makespan; `sum` gets its busy
+/// cycles per pipe.
 double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t b, PipeCycles& sum) {
   const double gm = p.get("bandwidth.gm_to_l1"), l0a = p.get("bandwidth.l1_to_l0a"), l0b = p.get("bandwidth.l1_to_l0b");
   const double l0c = p.get("bandwidth.l0c_to_ub"), out_bw = p.get("bandwidth.ub_to_gm");
@@ -178,27 +180,38 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
   const double outputs = static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(t.N);
   const double out_elem = std::clamp(w.output_bytes / outputs, 1.0, 4.0);
   // Epilogue operands (bias, a fused Add's residual): their bytes per output element, read into UB
-  // on MTE2 with the tile's last K-step.
+  // on MTE2 with the tile's last K-step (under split-K by the combine instead, cube_combine).
   const double epi_elem = w.epilogue_bytes / outputs;
-  // A whole-K panel stays in L1 when k_l1 covers K: the core's next tile reuses it when it shares
-  // the panel (same batch and m index for A, same batch and n index for B).
-  const bool panels_resident = t.k_l1 >= K16;
+  // The core's K range, in fractals: all of K₁₆, or its K block under split-K.
+  int64_t k_lo, k_hi;
+  t.k_block(b, k_lo, k_hi);
+  const int64_t span = round16(k_hi) - k_lo;
+  const bool split = t.split_k();
+  // An operand's panel stays in L1 when its chunk (k_l1 for A, k_l1_b for B) covers the core's
+  // K range: the core's next tile reuses it when it shares the panel (same batch and m index for
+  // A, same batch and n index for B).
+  const int64_t kl1_a = t.k_l1, kl1_b = t.kl1_b();
+  const bool resident_a = kl1_a >= span, resident_b = kl1_b >= span;
   // Block partition (tiling.h): the core walks its block with one operand's panels in the inner
-  // loop (NM: the block's A rows, MN: its B columns). When all of those panels fit L1 next to
-  // the outer operand's double-buffered panel (whole K, fp16, A at im2col size), they stay
-  // resident: each is loaded from global memory once per block, on the first pass.
+  // loop (NM: the block's A rows, MN: its B columns). When that operand is resident and all of
+  // its block's panels fit L1 next to the outer operand's double-buffered chunk (fp16, A at
+  // im2col size), they stay: each is loaded from global memory once per block, on the first pass.
   const int64_t count = t.core_tile_count(b);
   bool hold_inner = false;
   int64_t inner = 1;  // tiles of the inner loop
-  if (t.blocked() && panels_resident && count > 0) {
+  if (t.blocked() && count > 0) {
     int64_t bi0, m_lo, n_lo, rows, cols;
     t.block_of(b, bi0, m_lo, n_lo, rows, cols);
     const bool nm = t.order == CubeOrder::NM;
     inner = nm ? rows : cols;
-    const int64_t bytes = ((nm ? rows * t.m_tile : cols * t.n_tile) + 2 * (nm ? t.n_tile : t.m_tile)) * K16 * 2;
-    hold_inner = bytes <= p.get_int("buffers.l1");
+    if (nm ? resident_a : resident_b) {
+      const int64_t outer_chunk = std::min(nm ? kl1_b : kl1_a, span);
+      const int64_t bytes = (nm ? rows * t.m_tile : cols * t.n_tile) * span * 2 + 2 * (nm ? t.n_tile : t.m_tile) * outer_chunk * 2;
+      hold_inner = bytes <= p.get_int("buffers.l1");
+    }
   }
-  const int64_t steps = ceil_div(K16, t.k_tile), per_chunk = t.k_l1 / t.k_tile;
+  const int64_t steps = ceil_div(span, t.k_tile), per_a = kl1_a / t.k_tile, per_b = kl1_b / t.k_tile;
+  const int64_t per_chunk = std::min(per_a, per_b);  // loads happen at multiples of it (one divides the other)
   std::vector<double> d(5);  // stages: MTE2, MTE1, Cube, V (L0C→UB + epilogue), MTE3
   int64_t prev_batch = -1, prev_m = -1, prev_n = -1;
   FlowShop shop(5, t.double_buffer);
@@ -208,29 +221,28 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
     const int64_t m = std::min(t.m_tile, t.M - mi * t.m_tile), n = std::min(t.n_tile, t.N - ni * t.n_tile);
     const double m16 = static_cast<double>(round16(m)), n16 = static_cast<double>(round16(n));
     const bool held = hold_inner && i >= inner;  // the inner operand's panel was loaded on the first pass
-    const bool reuse_a = (panels_resident && bi == prev_batch && mi == prev_m) || (held && t.order == CubeOrder::NM);
-    const bool reuse_b = (panels_resident && bi == prev_batch && ni == prev_n) || (held && t.order == CubeOrder::MN);
+    const bool reuse_a = (resident_a && bi == prev_batch && mi == prev_m) || (held && t.order == CubeOrder::NM);
+    const bool reuse_b = (resident_b && bi == prev_batch && ni == prev_n) || (held && t.order == CubeOrder::MN);
     prev_batch = bi, prev_m = mi, prev_n = ni;
-    // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A and B into L1 at the
-    // chunk's first step; MTE1 moves the step's A and B blocks into L0A / L0B; the Cube runs
-    // ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ fractal steps; after the last step the V pipe moves the fp32 sums
-    // L0C→UB and applies one epilogue op per element, MTE3 writes the tile out. The steps in
-    // the middle of a chunk are identical: they pass the flow shop as one run.
-    auto step = [&](int64_t s, int64_t count) {
+    // Work items: the K-steps of the tile. MTE2 stages a k_l1 chunk of A into L1 at every per_a-th
+    // step and a k_l1_b chunk of B at every per_b-th; MTE1 moves the step's A and B blocks into
+    // L0A / L0B; the Cube runs ⌈m/16⌉·⌈n/16⌉·⌈k/16⌉ fractal steps; after the last step the V pipe
+    // moves the fp32 sums L0C→UB and applies one epilogue op per element, MTE3 writes the tile
+    // out (split-K: the fp32 partial sums, no epilogue). The steps in the middle of a chunk are
+    // identical: they pass the flow shop as one run.
+    auto step = [&](int64_t s, int64_t count) __attribute__((always_inline)) {
       const int64_t k0 = s * t.k_tile;
-      const double k = static_cast<double>(std::min(t.k_tile, K16 - k0));
+      const double k = static_cast<double>(std::min(t.k_tile, span - k0));
       d[0] = 0;
-      if (s % per_chunk == 0) {
-        const double chunk = static_cast<double>(std::min(t.k_l1, K16 - k0));
-        d[0] = ((reuse_a ? 0 : m16 * chunk * 2 / expansion) + (reuse_b ? 0 : chunk * n16 * 2)) / gm;
-      }
+      if (s % per_a == 0 && !reuse_a) d[0] += m16 * static_cast<double>(std::min(kl1_a, span - k0)) * 2 / expansion / gm;
+      if (s % per_b == 0 && !reuse_b) d[0] += static_cast<double>(std::min(kl1_b, span - k0)) * n16 * 2 / gm;
       const bool last = s == steps - 1;
-      if (last) d[0] += static_cast<double>(m * n) * epi_elem / gm;
+      if (last && !split) d[0] += static_cast<double>(m * n) * epi_elem / gm;
       d[1] = m16 * k * 2 / l0a + k * n16 * 2 / l0b;
       d[2] = (m16 / 16) * (n16 / 16) * (k / 16);
-      const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last ? m16 * n16 / lanes : 0;
+      const double l0c_ub = last ? m16 * n16 * 4 / l0c : 0, epilogue = last && !split ? m16 * n16 / lanes : 0;
       d[3] = l0c_ub + epilogue;
-      d[4] = last ? static_cast<double>(m * n) * out_elem / out_bw : 0;
+      d[4] = last ? static_cast<double>(m * n) * (split ? 4.0 : out_elem) / out_bw : 0;
       shop.items(d, count);
       const double c = static_cast<double>(count);
       sum.mte2 += d[0] * c, sum.mte1 += d[1] * c, sum.cube += d[2] * c, sum.l0c_ub += l0c_ub * c, sum.vector += epilogue * c;
@@ -247,12 +259,46 @@ double cube_core(const CubeTiling& t, const TaskWork& w, const Platform& p, int6
   return shop.makespan();
 }
 
+/// Split-K (tiling.h): core b's share of the combine, which starts when every core has written its
+/// partial sums. The blocks_k cores of an output block take ⌈rows/blocks_k⌉ of its element rows
+/// each (in K-block index order). Per element MTE2 reads blocks_k fp32 partials and the epilogue
+/// operands into UB, V adds them ((blocks_k − 1) fp32 adds at fp16_lanes / 2 lanes) and applies
+/// the epilogue op (fp16_lanes), MTE3 writes the output element; UB chunks of the most elements
+/// (a multiple of 16) whose double-buffered inputs and output fit the UB pass a 3-stage flow shop.
+double cube_combine(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t b, PipeCycles& sum) {
+  if (!t.split_k()) return 0;
+  const double gm = p.get("bandwidth.gm_to_l1"), out_bw = p.get("bandwidth.ub_to_gm"), lanes = p.get("vector.fp16_lanes");
+  const double outputs = static_cast<double>(t.batch) * static_cast<double>(t.M) * static_cast<double>(t.N);
+  const double out_elem = std::clamp(w.output_bytes / outputs, 1.0, 4.0), epi_elem = w.epilogue_bytes / outputs;
+  const int64_t bk = t.blocks_k();
+  int64_t k_lo, k_hi, bi, m_lo, n_lo, rows, cols;
+  const int64_t j = t.k_block(b, k_lo, k_hi);
+  t.block_of(b, bi, m_lo, n_lo, rows, cols);
+  const int64_t rows_e = std::min(rows * t.m_tile, t.M - m_lo * t.m_tile), cols_e = std::min(cols * t.n_tile, t.N - n_lo * t.n_tile);
+  const int64_t share = ceil_div(rows_e, bk), mine = std::clamp<int64_t>(rows_e - j * share, 0, share);
+  const int64_t elems = mine * cols_e;
+  if (elems == 0) return 0;
+  const double in_elem = 4.0 * static_cast<double>(bk) + epi_elem;
+  const int64_t chunk = std::max<int64_t>(16, static_cast<int64_t>(static_cast<double>(p.get_int("buffers.ub")) /
+                                                                   (2 * (in_elem + out_elem)) / 16) * 16);
+  FlowShop shop(3, t.double_buffer);
+  auto run = [&](int64_t e, int64_t r) {
+    const double x = static_cast<double>(e), c = static_cast<double>(r);
+    const std::vector<double> d = {x * in_elem / gm, x * static_cast<double>(bk - 1) / (lanes / 2) + x / lanes, x * out_elem / out_bw};
+    shop.items(d, r);
+    sum.mte2 += d[0] * c, sum.vector += d[1] * c, sum.mte3 += d[2] * c;
+  };
+  run(chunk, elems / chunk);
+  if (elems % chunk) run(elems % chunk, 1);
+  return shop.makespan();
+}
+
 }  // namespace
 
 double cube_core_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t core) {
   check(t, p, w.who);
   PipeCycles sum;
-  return core >= 0 && core < t.block_dim ? cube_core(t, w, p, core, sum) : 0;
+  return core >= 0 && core < t.block_dim ? cube_core(t, w, p, core, sum) + cube_combine(t, w, p, core, sum) : 0;
 }
 
 TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p) {
@@ -262,8 +308,32 @@ TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p
   r.block_dim = t.block_dim;
   r.core_cycles.assign(static_cast<size_t>(t.block_dim), 0);
   r.core_pipes.assign(static_cast<size_t>(t.block_dim), {});
-  for (int64_t b = 0; b < t.block_dim; ++b)
-    r.core_cycles[static_cast<size_t>(b)] = cube_core(t, w, p, b, r.core_pipes[static_cast<size_t>(b)]);
+  // Under a block partition cores whose blocks have the same shape (tiles, whether they hold the
+  // last, possibly partial, m / n tile, K range length) walk identically: walked once each.
+  std::vector<std::pair<std::array<int64_t, 5>, int64_t>> walked;
+  for (int64_t b = 0; b < t.block_dim; ++b) {
+    const size_t i = static_cast<size_t>(b);
+    std::array<int64_t, 5> key{-1, 0, 0, 0, 0};
+    if (t.blocked()) {
+      int64_t bi, m_lo, n_lo, rows, cols, k_lo, k_hi;
+      t.block_of(b, bi, m_lo, n_lo, rows, cols);
+      t.k_block(b, k_lo, k_hi);
+      key = {rows, cols, m_lo + rows == t.m_tiles(), n_lo + cols == t.n_tiles(), k_hi - k_lo};
+      auto same = std::find_if(walked.begin(), walked.end(), [&](const auto& e) { return e.first == key; });
+      if (same != walked.end()) {
+        r.core_cycles[i] = r.core_cycles[static_cast<size_t>(same->second)];
+        r.core_pipes[i] = r.core_pipes[static_cast<size_t>(same->second)];
+        continue;
+      }
+      walked.emplace_back(key, b);
+    }
+    r.core_cycles[i] = cube_core(t, w, p, b, r.core_pipes[i]);
+  }
+  if (t.split_k()) {  // every core waits for the slowest one's partial sums, then combines its share
+    const double all = *std::max_element(r.core_cycles.begin(), r.core_cycles.end());
+    for (int64_t b = 0; b < t.block_dim; ++b)
+      r.core_cycles[static_cast<size_t>(b)] = all + cube_combine(t, w, p, b, r.core_pipes[static_cast<size_t>(b)]);
+  }
   finish(r, p);
   return r;
 }

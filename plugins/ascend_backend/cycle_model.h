@@ -11,7 +11,9 @@
 // current tile's compute), plus one pipeline fill (first loads) and drain (last store) per core;
 // without it, the sum of all pipes. Core b of block_dim runs the tiles CubeTiling::core_tile gives
 // it (tiling.h: round-robin b, b + block_dim, …, or its contiguous block under a block
-// partition); the task ends when its slowest core does. A task adds launch.aicore_us (in cycles).
+// partition); the task ends when its slowest core does. Split-K (tiling.h version 4): each core
+// walks its K range and writes fp32 partial sums; after the slowest has (a barrier) each combines
+// its share (partials read back, added, epilogue, output written). A task adds launch.aicore_us (in cycles).
 // AI CPU tasks: max(FLOPs / aicpu.gflops, bytes / aicpu.gbps) + launch.aicpu_us, in AI Core
 // cycles (× clock_ghz). The launch constants and aicpu.gflops are the ones placement uses
 // (placement_cost.h), so placement and timing price a task alike.
@@ -87,9 +89,10 @@ TaskCycles task_cycles(const TaskWork& w, const Platform& p);
 /// The two engines, for tests.
 TaskCycles cube_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p);
 TaskCycles vector_cycles(const VectorTiling& t, const TaskWork& w, const Platform& p);
-/// The cycles of one core `core` of a Cube task (its makespan, no launch): the task's cycles
-/// without launch are the maximum over its cores, so this is a lower bound the tiling chooser
-/// prunes with (core 0 has the most tiles).
+/// The cycles of one core `core` of a Cube task (its makespan, no launch; under split-K its walk
+/// plus its combine, without waiting at the barrier): the task's cycles without launch are at
+/// least the maximum over its cores, so this is a lower bound the tiling chooser prunes with
+/// (core 0 has the most tiles).
 double cube_core_cycles(const CubeTiling& t, const TaskWork& w, const Platform& p, int64_t core);
 TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
 

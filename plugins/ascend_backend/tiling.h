@@ -54,6 +54,18 @@ inline constexpr const char* kAttrSoc = "ascend_soc_version";
 /// its block's base tiles in `order` (MN: m outer, n inner; NM: n outer, m inner), so its
 /// consecutive tiles share an operand panel the core can keep in L1 (cycle_model.h). 0 / 0 = the
 /// round-robin above (versions 1 and 2).
+///
+/// Separate L1 depths and split-K (encoding version 4; CANN TCubeTiling's stepKa·baseK /
+/// stepKb·baseK and singleCoreK): k_l1 stages A, k_l1_b stages B (0 = k_l1, as versions 1–3),
+/// both multiples of k_tile and one a multiple of the other (CANN: stepKa and stepKb are multiples
+/// of each other); a whole-K panel of one operand can stay resident in L1 while the other streams
+/// in chunks. With single_core_k > 0 (a multiple of k_tile below K₁₆, block partitions only) K
+/// is cut into blocks_k() = ⌈K₁₆/single_core_k⌉ ranges as well: block_dim = batch · ⌈M/single_core_m⌉
+/// · ⌈N/single_core_n⌉ · blocks_k (K blocks innermost). Each core accumulates its K range of its
+/// output block in L0C from zero and writes the fp32 partial sums to a workspace in global memory;
+/// after all cores have, each of the blocks_k cores of an output block combines a 1/blocks_k share
+/// of its rows: init (bias) + partial 0 + partial 1 + … in fp32, in K-block order, then the
+/// epilogue (cube_tiled.cc, cycle_model.cc).
 enum class CubeOrder : int64_t { MN = 0, NM = 1 };
 
 struct CubeTiling {
@@ -64,6 +76,8 @@ struct CubeTiling {
   int64_t block_dim = 1;                    ///< 1 ≤ block_dim ≤ min(ai_cores, output tiles)
   CubeOrder order = CubeOrder::MN;          ///< output tile order (encoding version 2; version 1 is MN)
   int64_t single_core_m = 0, single_core_n = 0;  ///< per-core block (elements; 0 = round-robin; version 3)
+  int64_t k_l1_b = 0;                       ///< K elements of B staged in L1 per load (0 = k_l1; version 4)
+  int64_t single_core_k = 0;                ///< per-core K range (elements; 0 = all of K; version 4)
 
   int64_t m_tiles() const { return (M + m_tile - 1) / m_tile; }
   int64_t n_tiles() const { return (N + n_tile - 1) / n_tile; }
@@ -73,7 +87,9 @@ struct CubeTiling {
   int64_t l0a_bytes() const { return m_tile * k_tile * 2 * (double_buffer ? 2 : 1); }
   int64_t l0b_bytes() const { return k_tile * n_tile * 2 * (double_buffer ? 2 : 1); }
   int64_t l0c_bytes() const { return m_tile * n_tile * 4 * (double_buffer ? 2 : 1); }
-  int64_t l1_bytes() const { return (m_tile + n_tile) * k_l1 * 2 * (double_buffer ? 2 : 1); }
+  int64_t l1_bytes() const { return (m_tile * k_l1 + n_tile * kl1_b()) * 2 * (double_buffer ? 2 : 1); }
+  int64_t kl1_b() const { return k_l1_b > 0 ? k_l1_b : k_l1; }  ///< B's L1 chunk (k_l1 is A's)
+  int64_t k16() const { return (K + 15) / 16 * 16; }
   /// Output tile `tile` (0 ≤ tile < output_tiles()) as batch, m and n tile indices in `order`.
   void tile_indices(int64_t tile, int64_t& bi, int64_t& mi, int64_t& ni) const {
     const int64_t mt = m_tiles(), nt = n_tiles(), r = tile % (mt * nt);
@@ -87,7 +103,18 @@ struct CubeTiling {
   int64_t block_n_tiles() const { return single_core_n / n_tile; }  ///< n tiles per block
   int64_t blocks_m() const { return (m_tiles() + block_m_tiles() - 1) / block_m_tiles(); }
   int64_t blocks_n() const { return (n_tiles() + block_n_tiles() - 1) / block_n_tiles(); }
-  int64_t blocks() const { return batch * blocks_m() * blocks_n(); }
+  /// Split-K (version 4): K ranges per output block (1 without).
+  bool split_k() const { return single_core_k > 0; }
+  int64_t blocks_k() const { return split_k() ? (k16() + single_core_k - 1) / single_core_k : 1; }
+  int64_t blocks() const { return batch * blocks_m() * blocks_n() * blocks_k(); }
+  /// Core `core`'s K range [k_lo, k_hi) in elements of K (all of K without split-K) and its index
+  /// among the blocks_k cores of its output block.
+  int64_t k_block(int64_t core, int64_t& k_lo, int64_t& k_hi) const {
+    if (!split_k()) return k_lo = 0, k_hi = K, 0;
+    const int64_t kb = core % blocks_k();
+    k_lo = kb * single_core_k, k_hi = std::min(K, k_lo + single_core_k);
+    return kb;
+  }
   /// The tile→core mapping the emulator and the cycle model share: how many output tiles AI Core
   /// `core` (0 ≤ core < block_dim) processes, and its i-th one (0 ≤ i < core_tile_count(core)) as
   /// batch, m and n tile indices, in the order the core processes them.
@@ -109,8 +136,8 @@ struct CubeTiling {
   }
   /// Block `core`: its batch, first m and n tile, and its size in m tiles (rows) and n tiles (cols).
   void block_of(int64_t core, int64_t& bi, int64_t& m_lo, int64_t& n_lo, int64_t& rows, int64_t& cols) const {
-    const int64_t bm = blocks_m(), bn = blocks_n(), r = core % (bm * bn);
-    bi = core / (bm * bn);
+    const int64_t bm = blocks_m(), bn = blocks_n(), c = core / blocks_k(), r = c % (bm * bn);
+    bi = c / (bm * bn);
     m_lo = (r / bn) * block_m_tiles(), n_lo = (r % bn) * block_n_tiles();
     rows = std::min(block_m_tiles(), m_tiles() - m_lo), cols = std::min(block_n_tiles(), n_tiles() - n_lo);
   }
@@ -138,11 +165,12 @@ struct VectorTiling {
 };
 
 /// Attribute encodings (versioned; the first two ints are kind and version):
-///   cube:   [1, 3, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
-///           single_core_m, single_core_n] (order 0 = MN, 1 = NM; single_core_m = single_core_n = 0:
-///           round-robin tiles); version 2 — the same without the block fields — and version 1 —
-///           also without order (order MN) — are still decoded as round-robin (plans and offline
-///           models written before)
+///   cube:   [1, 4, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
+///           single_core_m, single_core_n, k_l1_b, single_core_k] (order 0 = MN, 1 = NM;
+///           single_core_m = single_core_n = 0: round-robin tiles; k_l1_b written resolved;
+///           single_core_k 0 = all of K); version 3 — without the last two (k_l1_b = k_l1, no
+///           split-K) —, version 2 — also without the block fields — and version 1 — also without
+///           order (order MN) — are still decoded (plans and offline models written before)
 ///   vector: [2, 1, units, unit_elements, ub_bytes_per_unit, tile_units, double_buffer, block_dim]
 std::vector<int64_t> encode(const CubeTiling& t);
 std::vector<int64_t> encode(const VectorTiling& t);
@@ -156,7 +184,10 @@ VectorTiling decode_vector(const std::vector<int64_t>& v, const std::string& who
 /// tile misaligned for its buffer (L0A/L0B 512 B), block_dim outside 1..min(ai_cores, tiles), a
 /// block partition that is not one of round-robin (0, 0) or positive multiples of m_tile /
 /// n_tile within M / N rounded up to them, or whose block count is not block_dim (the blocks
-/// would not cover the output exactly once with one block per core).
+/// would not cover the output exactly once with one block per core); k_l1_b not a multiple of
+/// k_tile, k_l1 and k_l1_b not multiples of one another; single_core_k not 0 or a multiple of
+/// k_tile below K₁₆, or split-K without a block partition. L1 counts A's and B's chunks
+/// separately: (m_tile·k_l1 + n_tile·k_l1_b)·2 B, twice with double buffering.
 /// Throws ge::Error naming `who`, the buffer or field, the bytes needed and the capacity.
 void check(const CubeTiling& t, const Platform& p, const std::string& who);
 void check(const VectorTiling& t, const Platform& p, const std::string& who);

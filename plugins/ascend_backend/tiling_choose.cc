@@ -45,35 +45,44 @@ double cycles_lower_bound(const CubeTiling& t, const TaskWork& w, const BoundPla
   // MTE2: sizes of the full and the last (partial) m and n tiles, rounded to 16.
   const double mf = static_cast<double>(t.m_tile), ml = static_cast<double>(round_up(t.M - (t.m_tiles() - 1) * t.m_tile, 16));
   const double nf = static_cast<double>(t.n_tile), nl = static_cast<double>(round_up(t.N - (t.n_tiles() - 1) * t.n_tile, 16));
-  const bool resident = t.k_l1 >= round_up(t.K, 16);
-  auto tile = [&](double m, double n) {
+  const bool res_a = t.k_l1 >= round_up(t.K, 16), res_b = t.kl1_b() >= round_up(t.K, 16);
+  auto tile = [&](double m, double n) {  // a resident operand may be reused by the next tile, the other is loaded
     const double a = m * K16 * 2 / e, b = K16 * n * 2;
-    return (resident ? std::min(a, b) : a + b) / gm;
+    return (res_a && res_b ? std::min(a, b) : res_a ? b : res_b ? a : a + b) / gm;
   };
   const double epi = w.epilogue_bytes / (batch * static_cast<double>(t.M) * static_cast<double>(t.N));  // per output element
   const double mte2 = batch * ((mt - 1) * (nt - 1) * tile(mf, nf) + (mt - 1) * tile(mf, nl) + (nt - 1) * tile(ml, nf) + tile(ml, nl)) +
                       w.epilogue_bytes / gm;
   if (!t.blocked()) return std::max({cube, mte1, v, mte3, mte2}) / static_cast<double>(t.block_dim);
   // Block partition: core 0's block is the largest; every pipe's busy cycles on it, exactly as
-  // cycle_model.cc walks it (the outer operand's panel once per pass, the inner one's once per
-  // tile unless the block's inner panels stay in L1 or the inner loop has one tile).
-  int64_t bi, m_lo, n_lo, rows, cols;
+  // cycle_model.cc walks it (an operand's panels once per pass when resident and shared by
+  // consecutive tiles or held as the block's inner panels, else once per tile), over core 0's K
+  // range under split-K — plus, then, its share of the combine.
+  int64_t bi, m_lo, n_lo, rows, cols, k_lo, k_hi;
   t.block_of(0, bi, m_lo, n_lo, rows, cols);
+  t.k_block(0, k_lo, k_hi);
+  const int64_t span_i = round_up(k_hi, 16) - k_lo;
+  const double span = static_cast<double>(span_i);
+  const bool split = t.split_k(), ra = t.k_l1 >= span_i, rb = t.kl1_b() >= span_i;
   const double bm = static_cast<double>(std::min(rows * t.m_tile, t.M)), bn = static_cast<double>(std::min(cols * t.n_tile, t.N));
   const double bm16 = static_cast<double>(round_up(static_cast<int64_t>(bm), 16)), bn16 = static_cast<double>(round_up(static_cast<int64_t>(bn), 16));
   const double r = static_cast<double>(rows), c = static_cast<double>(cols);
   const bool nm = t.order == CubeOrder::NM;
-  double a_passes = 1, b_passes = 1;  // loads of the block's A rows / B columns
-  if (resident) {
-    const int64_t inner = nm ? rows : cols;
-    const bool hold = ((nm ? rows * t.m_tile : cols * t.n_tile) + 2 * (nm ? t.n_tile : t.m_tile)) * round_up(t.K, 16) * 2 <=
-                      p.l1;
-    if (!hold && inner > 1) (nm ? a_passes : b_passes) = nm ? c : r;
-  } else {
-    a_passes = c, b_passes = r;
-  }
-  return std::max({(bm16 / 16) * (bn16 / 16) * (K16 / 16), K16 * 2 * (c * bm16 / l0a + r * bn16 / l0b), bm16 * bn16 * (4 / l0c + 1 / lanes),
-                   bm * bn * out_elem / out_bw, (a_passes * bm16 * K16 * 2 / e + b_passes * K16 * bn16 * 2 + bm * bn * epi) / gm});
+  bool hold = false;
+  if (nm ? ra : rb)
+    hold = (nm ? rows * t.m_tile : cols * t.n_tile) * span_i * 2 +
+               2 * (nm ? t.n_tile : t.m_tile) * std::min(nm ? t.kl1_b() : t.k_l1, span_i) * 2 <=
+           p.l1;
+  double a_passes, b_passes;  // loads of the block's A rows / B columns
+  if (nm) a_passes = hold || (rows == 1 && ra) ? 1 : c, b_passes = rb ? 1 : r;
+  else b_passes = hold || (cols == 1 && rb) ? 1 : r, a_passes = ra ? 1 : c;
+  const double phase1 =
+      std::max({(bm16 / 16) * (bn16 / 16) * (span / 16), span * 2 * (c * bm16 / l0a + r * bn16 / l0b),
+                bm16 * bn16 * (4 / l0c + (split ? 0 : 1 / lanes)), bm * bn * (split ? 4 : out_elem) / out_bw,
+                (a_passes * bm16 * span * 2 / e + b_passes * span * bn16 * 2 + (split ? 0 : bm * bn * epi)) / gm});
+  if (!split) return phase1;
+  const double bk = static_cast<double>(t.blocks_k()), share = static_cast<double>(ceil_div(static_cast<int64_t>(bm), t.blocks_k())) * bn;
+  return phase1 + share * std::max({(4 * bk + epi) / gm, (bk - 1) / (lanes / 2) + 1 / lanes, out_elem / out_bw});
 }
 
 struct Candidate {
@@ -82,15 +91,17 @@ struct Candidate {
 };
 
 /// Prefer `a` over `b` at equal cycles: the larger tile, then the larger n_tile, the larger
-/// k_l1 and k_tile, then order MN, then round-robin.
+/// k_l1 and k_tile and k_l1_b, then order MN, then round-robin, then the fewer K blocks.
 bool preferred(const CubeTiling& a, const CubeTiling& b) {
   const int64_t aa = a.m_tile * a.n_tile, ba = b.m_tile * b.n_tile;
   if (aa != ba) return aa > ba;
   if (a.n_tile != b.n_tile) return a.n_tile > b.n_tile;
   if (a.k_l1 != b.k_l1) return a.k_l1 > b.k_l1;
   if (a.k_tile != b.k_tile) return a.k_tile > b.k_tile;
+  if (a.kl1_b() != b.kl1_b()) return a.kl1_b() > b.kl1_b();
   if (a.order != b.order) return a.order == CubeOrder::MN;
-  return !a.blocked() && b.blocked();
+  if (a.blocked() != b.blocked()) return !a.blocked();
+  return a.single_core_k < b.single_core_k;  // no split-K (0) first
 }
 
 CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who) {
@@ -108,20 +119,22 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
       cands.push_back({t, cycles_lower_bound(t, work, bp) + launch_cycles});
     }
   };
-  std::vector<CubeTiling> resident_tiles;  // whole K in L1: the tiles block partitions are tried with
+  // An operand's whole K in L1: the tiles block partitions are tried with.
+  std::vector<CubeTiling> resident_tiles, split_tiles;  // split-K: whole K blocks in L1
   auto add = [&](CubeTiling t) {
     t.single_core_m = t.single_core_n = 0;
     t.block_dim = std::min(cores, t.output_tiles());
     add_orders(t);
-    if (t.k_l1 >= k_max) resident_tiles.push_back(t);
+    if (t.k_l1 >= k_max || t.kl1_b() >= k_max) resident_tiles.push_back(t);
   };
   // Block partitions (CANN's singleCoreM × singleCoreN) of a tile: for each count of M blocks,
   // the most N blocks that keep batch · blocks ≤ cores, only shapes using more than half the
   // cores; per order the one with the smallest lower bound (core 0's exact pipe totals), and
-  // only when that bound is below `limit`. Tried only with the whole K in L1 (panels resident,
-  // cycle_model.h): otherwise a block walk reloads every panel as the round-robin one does.
+  // only when that bound is below `limit`. Tried only with an operand's whole K (or, split-K,
+  // the whole K block) in L1 (panels resident, cycle_model.h): otherwise a block walk reloads
+  // every panel as the round-robin one does. Split-K: blocks_k cores per output block.
   auto add_blocks = [&](const CubeTiling& t, double limit, std::vector<Candidate>& out) {
-    const int64_t mt = t.m_tiles(), nt = t.n_tiles(), per_batch = cores / t.batch;
+    const int64_t mt = t.m_tiles(), nt = t.n_tiles(), per_batch = cores / (t.batch * t.blocks_k());
     int64_t last_sm = 0, last_sn = 0;
     Candidate keep[2];
     for (int64_t bm = 1; bm <= std::min(mt, per_batch); ++bm) {
@@ -131,7 +144,7 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
       CubeTiling b = t;
       b.single_core_m = sm * t.m_tile, b.single_core_n = sn * t.n_tile;
       b.block_dim = b.blocks();
-      if (b.block_dim * 2 <= std::min(cores, t.output_tiles())) continue;
+      if (b.block_dim * 2 <= std::min(cores, t.output_tiles() * t.blocks_k())) continue;
       for (CubeOrder o : {CubeOrder::MN, CubeOrder::NM}) {
         if (o == CubeOrder::NM && (mt == 1 || nt == 1)) break;  // same walk as MN
         b.order = o;
@@ -174,15 +187,44 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
       add(t);
       // (2) the whole K in L1 (panels resident across a core's tiles, cycle_model.h) when it fits
       // but K rounded up to k_fit does not: the largest k_tile ≤ k_fit dividing K₁₆.
+      int64_t k_div = 16;
+      for (int64_t k = k_fit; k >= 16; k -= 16)
+        if (k_max % k == 0) {
+          k_div = k;
+          break;
+        }
       if (t.k_l1 < k_max && (m_tile + n_tile) * k_max * 2 * 2 <= l1) {
         CubeTiling r = t;
-        for (int64_t k = k_fit; k >= 16; k -= 16)
-          if (k_max % k == 0) {
-            r.k_tile = k;
+        r.k_tile = k_div, r.k_l1 = k_max;
+        add(r);
+      } else if (t.k_l1 < k_max) {
+        // (3) separate L1 depths (CANN's stepKa / stepKb): one operand's whole K₁₆ resident, the
+        // other in the largest chunk (a divisor of K₁₆, multiple of k_tile) that fits beside it.
+        for (bool a_whole : {true, false}) {
+          const int64_t whole = (a_whole ? m_tile : n_tile) * k_max * 2 * 2, other = a_whole ? n_tile : m_tile;
+          for (int64_t j = k_max / k_div - 1; j >= 1; --j) {
+            if ((k_max / k_div) % j || whole + other * j * k_div * 2 * 2 > l1) continue;
+            CubeTiling r = t;
+            r.k_tile = k_div;
+            r.k_l1 = a_whole ? k_max : j * k_div;
+            r.k_l1_b = a_whole ? j * k_div : k_max;
+            add(r);
             break;
           }
-        r.k_l1 = k_max;
-        add(r);
+        }
+      }
+      // (4) split-K (CANN's singleCoreK): K cut into 2, 3, 4, 6 or 8 blocks of a multiple of
+      // k_tile whose A and B panels fit L1 whole (resident within the block).
+      for (int64_t parts : {2, 3, 4, 6, 8}) {
+        if (problem.batch * parts > cores) break;
+        CubeTiling r = t;
+        r.single_core_k = round_up(ceil_div(k_max, parts), k_fit);
+        if (r.single_core_k >= k_max || (m_tile + n_tile) * r.single_core_k * 2 * 2 > l1) continue;
+        if (!split_tiles.empty() && split_tiles.back().m_tile == m_tile && split_tiles.back().n_tile == n_tile &&
+            split_tiles.back().single_core_k == r.single_core_k)
+          continue;  // the same K blocks as the previous count
+        r.k_l1 = r.k_l1_b = r.single_core_k;
+        split_tiles.push_back(r);
       }
     }
   if (cands.empty())
@@ -207,6 +249,21 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
   search(cands);
   std::vector<Candidate> blocks;
   for (const CubeTiling& t : resident_tiles) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
+  // Split-K: a floor per K-block count before any block shape — the average core's share of the
+  // Cube work plus of the combine (every output element combined once: blocks_k fp32 partials and
+  // the epilogue operands in, the output out) — skips the counts that cannot beat the best price
+  // (large outputs: the partial sums alone cost more).
+  const double outputs = static_cast<double>(problem.batch * problem.M * problem.N);
+  const double out_elem = std::clamp(work.output_bytes / outputs, 1.0, 4.0), epi_elem = work.epilogue_bytes / outputs;
+  auto split_floor = [&](int64_t bk) {
+    const double cube = static_cast<double>(problem.batch) * static_cast<double>(m_max / 16) * static_cast<double>(n_max / 16) *
+                        static_cast<double>(k_max / 16);
+    const double per_elem = std::max({(4.0 * static_cast<double>(bk) + epi_elem) / bp.gm,
+                                      static_cast<double>(bk - 1) / (bp.lanes / 2) + 1 / bp.lanes, out_elem / bp.out_bw});
+    return launch_cycles + (cube + outputs * per_elem) / static_cast<double>(cores);
+  };
+  for (const CubeTiling& t : split_tiles)
+    if (split_floor(t.blocks_k()) <= best_cycles * (1 + 1e-9)) add_blocks(t, best_cycles * (1 + 1e-9), blocks);
   search(blocks);
   check(best, p, who);
   return best;

@@ -49,18 +49,26 @@ std::optional<VectorTiling> move_problem(const Node& n, int64_t ub_align, std::s
 ///    up to 16) whose double-buffered L0A and L0B tiles fit, and k_l1 = the largest multiple of
 ///    k_tile (≤ K rounded up to k_tile) whose double-buffered A and B panels fit L1; and when the
 ///    whole K₁₆ fits L1 but that k_l1 does not reach it, also k_l1 = K₁₆ with the largest k_tile
-///    dividing K₁₆ (panels resident across a core's tiles); each in tile order MN and NM (tiling.h;
-///    one order when there is a single m or n tile); block_dim = min(ai_cores, output tiles);
+///    dividing K₁₆ (panels resident across a core's tiles), and when it does not fit, the two
+///    separate-depth tilings (version 4): A's whole K₁₆ in L1 with B in the largest chunk (a
+///    divisor of K₁₆, multiple of that k_tile) that fits beside it, and the reverse; each in tile
+///    order MN and NM (tiling.h; one order when there is a single m or n tile); block_dim =
+///    min(ai_cores, output tiles);
 ///  * then block partitions (tiling.h, CANN's singleCoreM × singleCoreN) of the candidates whose
 ///    k_l1 covers K₁₆: for each count of M blocks the most N blocks with batch · blocks ≤ ai_cores,
 ///    only shapes using more than half the cores, per tile and order the one with the smallest
 ///    lower bound (core 0's block, every pipe exact), and only when that bound is below the best
-///    round-robin price;
+///    round-robin price; candidates whose k_l1 or k_l1_b covers K₁₆ qualify;
+///  * split-K (version 4, CANN's singleCoreK): per (m_tile, n_tile), K cut into 2, 3, 4, 6 or 8
+///    blocks (single_core_k rounded up to k_tile) whose A and B panels fit L1 whole, block shapes
+///    as above with batch · blocks · blocks_k ≤ ai_cores, only for the K-block counts whose floor
+///    (the average core's share of the Cube work plus of the combine) is below the best price;
 ///  * choose the candidate with the fewest cycles of the cycle model, cube_cycles() of
 ///    cycle_model.h — the same price the timeline charges (one source of truth). Candidates are
 ///    priced in order of a lower bound (every pipe's total over block_dim) and the search stops
 ///    when the bound exceeds the best price. Ties go to the larger tile, then the larger n_tile,
-///    k_l1, k_tile, then order MN, then round-robin. Memoized (networks repeat their layer shapes).
+///    k_l1, k_tile, k_l1_b, then order MN, then round-robin, then fewer K blocks. Memoized
+///    (networks repeat their layer shapes).
 /// Throws ge::Error naming `who` when not even 16 × 16 × 16 fits.
 CubeTiling choose_cube_tiling(const CubeTiling& problem, const TaskWork& work, const Platform& p, const std::string& who);
 /// The same for a MatMul with fp16 operands (input0_bytes = 2·batch·M·K, output_bytes = 2·batch·M·N).

@@ -177,8 +177,9 @@ TEST(AscendTiling, HandCheckedConvTiling) {
     ASSERT_NE(conv, nullptr);
     EXPECT_EQ(conv->attrs.get_string(kAttrEngine, ""), "cube");
     // [kind, version, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
-    //  single_core_m, single_core_n] — one tile per core: round-robin (a block partition prices the same)
-    const std::vector<int64_t> want{1, 3, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim, 0, 0, 0};
+    //  single_core_m, single_core_n, k_l1_b, single_core_k] — one tile per core: round-robin (a block
+    //  partition prices the same), one L1 depth, no split-K
+    const std::vector<int64_t> want{1, 4, 1, 64, 32, 144, m_tile, n_tile, 144, 144, 1, block_dim, 0, 0, 0, 144, 0};
     EXPECT_EQ(conv->attrs.get_ints(kAttrTiling), want);
     EXPECT_EQ(conv->attrs.get_int(kAttrBlockDim, 0), block_dim);
     const std::string reason = conv->attrs.get_string(kAttrReason, "");
@@ -219,8 +220,8 @@ void set_field(Node& n, size_t i, int64_t v) {
 }
 
 TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
-  // Cube encoding: [1, 3, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
-  //                 single_core_m, single_core_n]
+  // Cube encoding: [1, 4, batch, M, N, K, m_tile, n_tile, k_tile, k_l1, double_buffer, block_dim, order,
+  //                 single_core_m, single_core_n, k_l1_b, single_core_k]
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 3, 65); }, {"corrupted tiling: M = 65", "give 64"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 5, 160); }, {"corrupted tiling: K = 160"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 0); }, {"block_dim 0 outside 1..8"});
@@ -234,17 +235,22 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
                  {"ascend_soc_version 'Ascend999'", "unknown soc_version"});
   expect_refused(kConv, "Conv", [](Node& n) { n.attrs.set(kAttrTiling, std::vector<int64_t>{2, 1, 3}); }, {"is not a cube tiling"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 12, 2); }, {"tiling field order = 2", "0 (MN) or 1 (NM)"});
-  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 1, 4); }, {"has version 4", "reads version 1, 2 and 3"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 1, 5); }, {"has version 5", "reads version 1 to 4"});
   expect_refused(kConv, "Conv", [](Node& n) {  // version 1 has no order field: 12 values
     auto t = n.attrs.get_ints(kAttrTiling);
     t[1] = 1;
     n.attrs.set(kAttrTiling, t);
-  }, {"has 15 values; a cube tiling has 12"});
+  }, {"has 17 values; a cube tiling has 12"});
   expect_refused(kConv, "Conv", [](Node& n) {  // version 2 has no block fields: 13 values
     auto t = n.attrs.get_ints(kAttrTiling);
     t[1] = 2;
     n.attrs.set(kAttrTiling, t);
-  }, {"has 15 values; a cube tiling has 13"});
+  }, {"has 17 values; a cube tiling has 13"});
+  expect_refused(kConv, "Conv", [](Node& n) {  // version 3 has one L1 depth and no split-K: 15 values
+    auto t = n.attrs.get_ints(kAttrTiling);
+    t[1] = 3;
+    n.attrs.set(kAttrTiling, t);
+  }, {"has 17 values; a cube tiling has 15"});
   // Block partitions of the 64 × 32 output in 16 × 16 tiles (4 × 2 tiles, block_dim 8): fields 13, 14.
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 32), set_field(n, 14, 16); },
                  {"block partition 32 x 16 cuts the output into 4 blocks", "block_dim is 8"});
@@ -253,6 +259,11 @@ TEST(AscendTiling, CorruptedOrOverflowingTilingsAreRefusedAtBuild) {
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16); }, {"single_core_n = 0 is not a positive multiple"});
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 13, 16), set_field(n, 14, 48); },
                  {"single_core_n = 48 is not a positive multiple of n_tile = 16 up to 32"});
+  // Version 4's fields 15 (k_l1_b) and 16 (single_core_k), refused at build naming the node.
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 15, 100); }, {"k_l1_b = 100 is not a multiple of k_tile = 144"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 16, 48); }, {"single_core_k = 48 is not a positive multiple of k_tile = 144"});
+  expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 16, 144); },
+                 {"single_core_k = 144 is not a positive multiple of k_tile = 144 below K rounded up to 16 = 144"});
   // More blocks than AI Cores: block_dim must equal the blocks, and it is at most ai_cores.
   expect_refused(kConv, "Conv", [](Node& n) { set_field(n, 11, 33), set_field(n, 13, 16), set_field(n, 14, 16); },
                  {"block_dim 33 outside", "32 AI Cores"});
@@ -441,14 +452,14 @@ TEST(AscendTiling, CubeEncodingVersion1IsStillReadAsOrderMN) {
   EXPECT_EQ(v1.block_dim, 8);
   CubeTiling t = v1;
   t.order = CubeOrder::NM;
-  EXPECT_EQ(encode(t), (std::vector<int64_t>{1, 3, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1, 0, 0}));
+  EXPECT_EQ(encode(t), (std::vector<int64_t>{1, 4, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1, 0, 0, 144, 0}));
   EXPECT_EQ(decode_cube(encode(t), "x").order, CubeOrder::NM);
   // Version 2 (order, no block fields) still decodes as round-robin.
   const CubeTiling v2 = decode_cube({1, 2, 1, 64, 32, 144, 16, 16, 144, 144, 1, 8, 1}, "v2 plan");
   EXPECT_EQ(v2.order, CubeOrder::NM);
   EXPECT_FALSE(v2.blocked());
   EXPECT_EQ(v2.core_tile_count(3), 1);
-  // Version 3 round-trips a block partition.
+  // Version 4 round-trips a block partition (version 3 decodes the same fields, test_tiling_depth.cc).
   t.single_core_m = 32, t.single_core_n = 16, t.block_dim = 4;
   const CubeTiling v3 = decode_cube(encode(t), "x");
   EXPECT_EQ(std::tuple(v3.single_core_m, v3.single_core_n, v3.blocks()), std::tuple(int64_t{32}, int64_t{16}, int64_t{4}));
