@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -428,16 +429,35 @@ double task_lower_bound(const TaskWork& w, const Platform& p) {
     const double cube = static_cast<double>(t.batch) * static_cast<double>(ceil_div(t.M, 16)) *
                         static_cast<double>(ceil_div(t.N, 16)) * (K16 / 16) / cores;
     const double e = w.input0_bytes > 0 ? std::max(1.0, rows * K16 * 2 / w.input0_bytes) : 1.0;
-    const double area = rows * N / cores;  // output elements of the busiest core, at least
-    // min over r·c = area, area/N ≤ r ≤ rows, of r·a + c·b: at r = √(area·b/a), clamped.
-    auto block_min = [&](double a, double b) {
-      const double r = std::clamp(std::sqrt(area * b / a), std::min(rows, area / N), rows);
-      return r * a + area / r * b;
-    };
-    const double mte2 = (block_min(K16 * 2 / e, K16 * 2) + w.epilogue_bytes / cores) / gm;
-    const double mte1 = block_min(K16 * 2 / l0a, K16 * 2 / l0b);
-    const double v = area * (4 / l0c + 1 / lanes), mte3 = w.output_bytes / cores / out_bw;
-    return launch + std::max({cube, mte2, mte1, v, mte3});
+    const double outputs = rows * N, vol = outputs * K16 / cores;  // the busiest core's MACs, at least
+    const double out_avg = w.output_bytes / cores / out_bw, epi_avg = w.epilogue_bytes / cores / gm;
+    // The busiest core's block: r rows × c columns × a K range k (k < K₁₆: split-K), r·c·k = vol.
+    // Its operand reads are least over r·c = area, area/N ≤ r ≤ rows, of r·a + c·b at
+    // r = √(area·b/a), clamped. Without split-K it also reads its epilogue share and writes its
+    // outputs; under split-K it writes area fp32 partial sums, and after the barrier the combine
+    // needs at least the cores' average of reading ⌈K₁₆/k⌉ partials per output (+ the epilogue
+    // operands), adding them and writing the outputs. Terms of other cores enter as averages.
+    double best = std::numeric_limits<double>::infinity();
+    for (double k = K16; k >= 16; k -= 16) {
+      const double area = vol / k;
+      if (area > outputs) break;  // k < K₁₆ / cores: more outputs than there are
+      auto block_min = [&](double a, double b) {
+        const double r = std::clamp(std::sqrt(area * b / a), std::min(rows, area / N), rows);
+        return r * a + area / r * b;
+      };
+      const bool split = k < K16;
+      const double mte2 = (block_min(k * 2 / e, k * 2) + (split ? 0 : w.epilogue_bytes / cores)) / gm;
+      const double mte1 = block_min(k * 2 / l0a, k * 2 / l0b);
+      const double v = area * 4 / l0c + (split ? 0 : area / lanes), mte3 = split ? area * 4 / out_bw : out_avg;
+      double walk = std::max({cube, mte2, mte1, v, mte3, epi_avg}), combine = 0;
+      if (split) {
+        const double blocks = std::ceil(K16 / k);
+        combine = std::max({outputs * blocks * 4 / cores / gm + epi_avg, out_avg,
+                            outputs / cores * ((blocks - 1) / (lanes / 2) + 1 / lanes)});
+      }
+      best = std::min(best, walk + combine);
+    }
+    return launch + best;
   }
   if (w.engine == "vector") {
     if (w.tiling.empty()) throw Error(w.who + ": engine vector but no attribute " + kAttrTiling + " (run the ascend_tiling pass)");

@@ -108,8 +108,12 @@ TaskCycles aicpu_cycles(const TaskWork& w, const Platform& p);
 ///   V      batch·M·N·(4 / l0c_to_ub + 1 / lanes) / cores;   MTE3  output_bytes / cores / ub_to_gm
 /// (each term minimized on its own, so the bound holds for any tiling); a Vector task: its
 /// launch plus max(input bytes / gm_to_l1, output bytes / ub_to_gm, ⌈elements·ops / lanes⌉) over
-/// the cores; an AI CPU task: its priced cycles (the model has one price for it). Shapes come
-/// from the decoded tiling (M, N, K, batch; a tile size does not enter). Throws like task_cycles.
+/// the cores; an AI CPU task: its priced cycles (the model has one price for it). Split-K: the
+/// busiest core's K range k ≤ K₁₆ is free too (r·c·k = its share of the MACs; below K₁₆ it writes
+/// r·c fp32 partial sums on MTE3 and its epilogue share is left to the averages), the bound is
+/// the least over k of that core's terms, with the averages (Cube, V, output and epilogue bytes
+/// per core) beside. Shapes come from the decoded tiling (M, N, K, batch; a tile size does not
+/// enter). Throws like task_cycles.
 double task_lower_bound(const TaskWork& w, const Platform& p);
 
 /// Cycles ↔ µs at the platform's clock.

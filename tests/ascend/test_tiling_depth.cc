@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <tuple>
+#include <vector>
 
 #include "ascend_harness.h"
 #include "cube.h"
@@ -222,6 +224,40 @@ TEST(AscendTilingDepth, TheChooserSplitsKForASmallOutputWithADeepK) {
       }
   std::printf("split-K %.0f cycles, best whole-K round-robin %.0f\n", chosen, whole);
   EXPECT_LT(chosen, whole);
+}
+
+// task_lower_bound (cycle_model.h) holds for split-K tilings too: every block shape, K block and
+// tile order of this deep-K MatMul that check() accepts costs at least the bound, and so does a
+// 1×1-conv-like problem (e = 1, with a fused residual) whose chooser splits nothing.
+TEST(AscendTilingDepth, NoSplitKTilingBeatsTheLowerBound) {
+  const Platform p = p910();
+  for (const auto& [M, N, K, epilogue] : std::vector<std::tuple<int64_t, int64_t, int64_t, bool>>{
+           {64, 64, 8192, false}, {1568, 512, 4608, true}}) {
+    CubeTiling prob;
+    prob.M = M, prob.N = N, prob.K = K;
+    TaskWork w = matmul_work(prob);
+    if (epilogue) w.epilogue_bytes = 2.0 * M * N, w.input_bytes += w.epilogue_bytes;
+    const double bound = task_lower_bound(w, p);
+    int priced = 0;
+    for (int64_t tile : {16, 32, 64})
+      for (int64_t sm = tile; sm <= M; sm *= 2)
+        for (int64_t sn = tile; sn <= N; sn *= 2)
+          for (int64_t sk = 64; sk < K; sk *= 2)
+            for (CubeOrder order : {CubeOrder::MN, CubeOrder::NM}) {
+              CubeTiling t = prob;
+              t.m_tile = t.n_tile = tile, t.k_tile = 64, t.k_l1 = t.k_l1_b = 64, t.order = order;
+              t.single_core_m = sm, t.single_core_n = sn, t.single_core_k = sk;
+              t.block_dim = t.blocks_m() * t.blocks_n() * t.blocks_k();
+              if (t.block_dim > 32) continue;
+              TaskWork tw = w;
+              tw.tiling = encode(t), tw.block_dim = t.block_dim;
+              ++priced;
+              EXPECT_LE(bound, task_cycles(tw, p).total) << M << "x" << N << "x" << K << " block " << sm << "x" << sn << "x" << sk;
+            }
+    std::printf("%lldx%lldx%lld: bound %.0f cycles, %d split-K tilings priced\n", (long long)M, (long long)N, (long long)K, bound,
+                priced);
+    EXPECT_GT(priced, 20);
+  }
 }
 
 // The emulator: separate L1 depths move data only (bit-identical to the whole-tensor Cube);
