@@ -139,6 +139,11 @@ TEST(AscendSmallChannel, PreferenceTakesC04ForAtMostFourChannels) {
       EXPECT_EQ(td->op_type(), "TransData");
       EXPECT_EQ(td->attrs.get_string("dst_format", ""), "NC1HWC0_C04");
       EXPECT_EQ(td->attrs.get_string(kAttrEngine, ""), "vector");
+      // Its Vector problem counts the stored output: 16-element units of N·H·W·4 (x3: 2·15·15·4 =
+      // 1800 → 113 units; x4: 1·9·10·4 = 360 → 23).
+      const VectorTiling vt = decode_vector(td->attrs.get_ints(kAttrTiling), td->name());
+      EXPECT_EQ(vt.units, c == 3 ? 113 : 23);
+      EXPECT_EQ(vt.unit_elements, 16);
       // 4 channels per pixel: the TransData's output is a quarter of NC1HWC0's bytes.
       EXPECT_EQ(x->nbytes(), static_cast<size_t>(x->shape[0] * x->shape[2] * x->shape[3] * 4 * 2));
     } else {

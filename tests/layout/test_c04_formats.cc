@@ -8,6 +8,7 @@
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/layout.h"
+#include "ge/sdk/text_ir.h"
 
 namespace ge {
 namespace {
@@ -143,6 +144,16 @@ TEST(C04Formats, RefusesRank3AndBlockedToBlocked) {
   } catch (const UnsupportedError& e) {
     EXPECT_NE(std::string(e.what()).find("NC1HWC0_C04 -> NC1HWC0"), std::string::npos) << e.what();
   }
+}
+
+TEST(C04Formats, TextIrPrintsAndParsesThem) {
+  const std::string text = "graph g opset(ai.onnx=13, ge=1) {\n  input %x: f16[1,3,5,5]\n"
+                           "  %b: f16[1,3,5,5]@NC1HWC0_C04 = ge.TransData(%x) {dst_format=\"NC1HWC0_C04\", src_format=\"ND\"}\n"
+                           "  output %b\n}";
+  const std::unique_ptr<Graph> g = parse_graph(text);
+  ASSERT_NE(g->find_value("b"), nullptr);
+  EXPECT_EQ(g->find_value("b")->format, Format::NC1HWC0_C04);
+  EXPECT_NE(print_graph(*g).find("f16[1,3,5,5]@NC1HWC0_C04 = ge.TransData"), std::string::npos) << print_graph(*g);
 }
 
 }  // namespace
