@@ -26,8 +26,10 @@
 #include "ge/sdk/schedule.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
+/// 1.4: Format gained NC1HWC0_C04 and FRACTAL_Z_C04 (types.h) — a plugin asking for them needs a
+/// host whose SDK library knows their storage sizes.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 3
+#define GE_SDK_ABI_MINOR 4
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {

@@ -91,7 +91,7 @@ bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
 enum class Format : int32_t {
   ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5,
   OIhw16i16o = 6, Ohwi16o = 7, Goihw16g = 8,
-  NC1HWC0_C04 = 9, FRACTAL_Z_C04 = 10,  // appended: plan files store these numbers
+  NC1HWC0_C04 = 9, FRACTAL_Z_C04 = 10,  // appended (SDK ABI 1.4): plan files store these numbers
 };
 /// The largest Format value (plan files refuse anything above it).
 constexpr Format kFormatLast = Format::FRACTAL_Z_C04;
