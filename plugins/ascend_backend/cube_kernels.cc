@@ -1,13 +1,15 @@
 // plugins/ascend_backend/cube_kernels.cc — Conv, ge.FusedConv, MatMul, Gemm and ge.FusedMatMul: on the Cube
 // (tile by tile from the node's stored tiling, fractal order, fp32 accumulation, result rounded
 // to fp16) when the ascend_tiling pass placed them there, else on the AI CPU in plain fp32
-// (cube.h). The stored tiling is verified at kernel build (tiling_load.h).
+// (cube.h). Small-channel convolutions on NC1HWC0_C04 / FRACTAL_Z_C04 read those directly
+// (conv_c04.h). The stored tiling is verified at kernel build (tiling_load.h).
 // ge.FusedMatMul's epilogue (bias on the last dim, then Relu / Sigmoid / Gelu) runs on the Vector
 // unit on the fp32 L0C result moved to the UB unrounded; the output is rounded to fp16 once, after
 // the activation (the unfused MatMul → Add → act rounds three times).
 #include <cmath>
 #include <memory>
 
+#include "conv_c04.h"
 #include "cube.h"
 #include "ge/sdk/error.h"
 #include "kernels.h"
@@ -71,6 +73,7 @@ class ConvKernel : public Kernel {
     const StoredTask task = load_task(ctx.node, platform_dir);
     cube_ = task.engine == Engine::Cube;
     if (cube_) tiling_ = *task.cube;
+    c04_ = cube_ && reads_c04(ctx.node.input(0)->format, ctx.node.input(1)->format, g_);
     fused_ = ctx.node.domain() == "ge";
     if (fused_) {
       act_.kind = ctx.node.attrs.get_string("activation", "");
@@ -84,10 +87,15 @@ class ConvKernel : public Kernel {
     }
   }
   void run(KernelIO& io) override {
-    const std::vector<float> x = read_plain(io.inputs[0]), w = read_plain(io.inputs[1]);
     std::vector<float> b;
     if (io.inputs.size() > 2 && io.inputs[2].data()) b = read_plain(io.inputs[2]);
-    std::vector<float> y = cube_ ? conv2d_tiled(x, w, b, g_, tiling_) : conv2d(x, w, b, g_, false);
+    std::vector<float> y;
+    if (c04_) {  // small-channel: im2col and B straight from the C04 storage (conv_c04.h)
+      y = conv2d_tiled_c04(io.inputs[0], io.inputs[1], b, g_, tiling_, who(node_));
+    } else {
+      const std::vector<float> x = read_plain(io.inputs[0]), w = read_plain(io.inputs[1]);
+      y = cube_ ? conv2d_tiled(x, w, b, g_, tiling_) : conv2d(x, w, b, g_, false);
+    }
     if (fused_ && io.inputs.size() > 3 && io.inputs[3].data()) {
       const std::vector<float> z = read_plain(io.inputs[3]);  // residual added in fp32 (L0C)
       for (size_t i = 0; i < y.size(); ++i) y[i] += z[i];
@@ -101,7 +109,7 @@ class ConvKernel : public Kernel {
  private:
   const Node& node_;
   ConvGeometry g_;
-  bool cube_ = false, fused_ = false;
+  bool cube_ = false, fused_ = false, c04_ = false;
   CubeTiling tiling_;
   Activation act_;
 };

@@ -1,6 +1,7 @@
 // plugins/ascend_backend/preferences.cc — backend "ascend"'s format preferences (read by the
 // layout pass, docs/layout.md): fp16 Conv / ge.FusedConv are anchors reading NC1HWC0 (C0 = 16)
-// activations and constant FRACTAL_Z weights (converted at compile time), writing NC1HWC0;
+// activations and constant FRACTAL_Z weights (converted at compile time), writing NC1HWC0 — with
+// at most 4 input channels NC1HWC0_C04 and FRACTAL_Z_C04 instead (CANN's small-channel path);
 // fp16 pools, Concat and the elementwise ops with f(0) = 0 follow (run on NC1HWC0 where that
 // removes conversions). fp16 MatMul / Gemm are anchors reading both matrix operands in
 // FRACTAL_NZ (the Cube's operand format; a constant B converted at compile time, activations
@@ -8,6 +9,7 @@
 // plain layouts.
 #include <set>
 
+#include "cube.h"
 #include "ge/sdk/plugin.h"
 #include "preferences.h"
 
@@ -36,8 +38,12 @@ std::optional<NodeFormats> ascend_preference(const Node& n) {
     const Value* x = n.input(0);
     const Value* w = n.input(1);
     if (x->shape.rank() != 4 || !w || !w->is_constant() || n.attrs.get_int("group", 1) != 1) return std::nullopt;
-    f.inputs[0] = Format::NC1HWC0;
-    f.inputs[1] = Format::FRACTAL_Z;
+    // Small-channel convolutions (C <= 4, CANN's enable_small_channel): the C04 pair, whose
+    // reduction order is the one the Cube uses for them (ConvKOrder, cube.h) — 4 channels per
+    // pixel in global memory instead of 16.
+    const bool c04 = ConvKOrder::uses_c04(x->shape[1], 1);
+    f.inputs[0] = c04 ? Format::NC1HWC0_C04 : Format::NC1HWC0;
+    f.inputs[1] = c04 ? Format::FRACTAL_Z_C04 : Format::FRACTAL_Z;
     if (n.num_inputs() > 2) f.inputs[2] = Format::ND;
     if (n.input(3)) f.inputs[3] = Format::NC1HWC0;
     return f;

@@ -165,7 +165,7 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("shape", [](const TensorInfoPy& t) { return py::tuple(py::cast(t.shape)); },
                              "Static shape, a tuple of ints (elements per axis).")
       .def_readonly("dtype", &TensorInfoPy::dtype, "numpy dtype name, e.g. 'float32'.")
-      .def_readonly("format", &TensorInfoPy::format, "Memory format: ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ.")
+      .def_readonly("format", &TensorInfoPy::format, "Memory format: ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NC1HWC0_C04, FRACTAL_Z_C04, ... (ge/sdk/types.h).")
       .def_readonly("is_input", &TensorInfoPy::is_input)
       .def_readonly("is_output", &TensorInfoPy::is_output)
       .def_readonly("is_constant", &TensorInfoPy::is_constant, "An initializer (weights).")

@@ -20,15 +20,23 @@ bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
 /// then the inner 16 or 16x16 block, innermost letter fastest).
 struct BlockedIndex {
   Format f;
-  int64_t N, C, H, W, C1, N1;
+  int64_t N, C, H, W, C1, N1, C1_4;
   BlockedIndex(Format fmt, const Shape& s)
       : f(fmt), N(s[0]), C(s[1]), H(s[2]), W(s[3]), C1((s[1] + kFormatC0 - 1) / kFormatC0),
-        N1((s[0] + kFormatC0 - 1) / kFormatC0) {}
+        N1((s[0] + kFormatC0 - 1) / kFormatC0), C1_4((s[1] + kFormatC04 - 1) / kFormatC04) {}
+  /// False for FRACTAL_Z_C04: its offset depends on k/16 and k%16 of the flattened reduction
+  /// index, not linearly on (h, w).
+  bool linear_in_hw() const { return f != Format::FRACTAL_Z_C04; }
   int64_t operator()(int64_t n, int64_t c, int64_t h, int64_t w) const {
     const int64_t c1 = c / kFormatC0, c0 = c % kFormatC0;
     const int64_t n1 = n / kFormatC0, n0 = n % kFormatC0;
     switch (f) {
       case Format::NC1HWC0: return (((n * C1 + c1) * H + h) * W + w) * kFormatC0 + c0;
+      case Format::NC1HWC0_C04: return (((n * C1_4 + c / kFormatC04) * H + h) * W + w) * kFormatC04 + c % kFormatC04;
+      case Format::FRACTAL_Z_C04: {  // [K1, N1, N0, 16]: k = ((c/4*Kh + kh)*Kw + kw)*4 + c%4 (types.h)
+        const int64_t k = ((c / kFormatC04 * H + h) * W + w) * kFormatC04 + c % kFormatC04;
+        return ((k / kFormatC0 * N1 + n1) * kFormatC0 + n0) * kFormatC0 + k % kFormatC0;
+      }
       case Format::OIhw16i16o: return (((n1 * C1 + c1) * H + h) * W + w) * kFormatC0 * kFormatC0 + c0 * kFormatC0 + n0;
       case Format::Ohwi16o: return (((n1 * H + h) * W + w) * C + c) * kFormatC0 + n0;
       case Format::Goihw16g: return (((n1 * C + c) * H + h) * W + w) * kFormatC0 + n0;
@@ -84,7 +92,7 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   if (!can_convert_format(sf, df, src.shape().rank()))
     throw UnsupportedError("TransData: " + std::string(format_name(sf)) + " -> " + std::string(format_name(df)) +
                            " not supported for shape " + src.shape().str() +
-                           " (NCHW <-> NC1HWC0 and NCHW <-> a weight format, rank 4; ND <-> FRACTAL_NZ, rank >= 2)");
+                           " (NCHW <-> NC1HWC0 / NC1HWC0_C04 and NCHW <-> a weight format, rank 4; ND <-> FRACTAL_NZ, rank >= 2)");
   const size_t es = dtype_size(src.dtype());
   if (sf == Format::FRACTAL_NZ || df == Format::FRACTAL_NZ) {
     if (sf == df) {
@@ -125,14 +133,16 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
         }
       }
   };
-  switch (es) {
-    case 1: move(std::integral_constant<size_t, 1>{}); return;
-    case 2: move(std::integral_constant<size_t, 2>{}); return;
-    case 4: move(std::integral_constant<size_t, 4>{}); return;
-    case 8: move(std::integral_constant<size_t, 8>{}); return;
-    default: break;
+  if (idx.linear_in_hw()) {
+    switch (es) {
+      case 1: move(std::integral_constant<size_t, 1>{}); return;
+      case 2: move(std::integral_constant<size_t, 2>{}); return;
+      case 4: move(std::integral_constant<size_t, 4>{}); return;
+      case 8: move(std::integral_constant<size_t, 8>{}); return;
+      default: break;
+    }
   }
-  int64_t plain_i = 0;  // any other element width
+  int64_t plain_i = 0;  // any other element width, and FRACTAL_Z_C04 (weights: small)
   for (int64_t n = 0; n < idx.N; ++n)
     for (int64_t c = 0; c < idx.C; ++c)
       for (int64_t h = 0; h < idx.H; ++h)

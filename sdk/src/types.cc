@@ -25,7 +25,7 @@ constexpr DtypeName kDtypeNames[] = {
     {DataType::UInt16, "u16"},  {DataType::UInt32, "u32"},  {DataType::UInt64, "u64"},
     {DataType::Bool, "bool"},   {DataType::String, "string"}, {DataType::Undefined, "undef"}};
 constexpr std::string_view kFormatNames[] = {"ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ",
-                                             "OIhw16i16o", "Ohwi16o",  "Goihw16g"};
+                                             "OIhw16i16o", "Ohwi16o",  "Goihw16g", "NC1HWC0_C04", "FRACTAL_Z_C04"};
 }  // namespace
 
 std::string_view dtype_name(DataType t) {
@@ -68,9 +68,12 @@ Format format_from_name(std::string_view name) {
   throw Error("unknown tensor format '" + std::string(name) + "'");
 }
 
-bool format_is_blocked(Format f) { return f == Format::NC1HWC0 || f == Format::FRACTAL_NZ || format_is_weight(f); }
+bool format_is_blocked(Format f) {
+  return f == Format::NC1HWC0 || f == Format::NC1HWC0_C04 || f == Format::FRACTAL_NZ || format_is_weight(f);
+}
 bool format_is_weight(Format f) {
-  return f == Format::FRACTAL_Z || f == Format::OIhw16i16o || f == Format::Ohwi16o || f == Format::Goihw16g;
+  return f == Format::FRACTAL_Z || f == Format::FRACTAL_Z_C04 || f == Format::OIhw16i16o || f == Format::Ohwi16o ||
+         f == Format::Goihw16g;
 }
 
 std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f) {
@@ -90,6 +93,9 @@ std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f
     case Format::OIhw16i16o: return {blocks(d[0]), blocks(d[1]), d[2], d[3], kFormatC0, kFormatC0};
     case Format::Ohwi16o: return {blocks(d[0]), d[2], d[3], d[1], kFormatC0};
     case Format::Goihw16g: return {blocks(d[0]), d[1], d[2], d[3], kFormatC0};
+    case Format::NC1HWC0_C04: return {d[0], (d[1] + kFormatC04 - 1) / kFormatC04, d[2], d[3], kFormatC04};
+    case Format::FRACTAL_Z_C04:  // the 4*C1*Kh*Kw reduction values padded once to 16 (types.h)
+      return {blocks((d[1] + kFormatC04 - 1) / kFormatC04 * kFormatC04 * d[2] * d[3]), blocks(d[0]), kFormatC0, kFormatC0};
     default: return {blocks(d[1]) * d[2] * d[3], blocks(d[0]), kFormatC0, kFormatC0};  // FRACTAL_Z
   }
 }

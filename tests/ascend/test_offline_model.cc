@@ -136,17 +136,24 @@ TEST(AscendOfflineModel, Squeezenet11SavedLoadedAndRunBitForBit) {
   // One stream: no events; the Flatten follows its fp16 input, so it is a view (no task) before
   // the output's Cast.
   EXPECT_EQ(m.tasks.size(), g->num_nodes() - 1);
-  // The weights region: 26 convolution weights in FRACTAL_Z and 8 distinct biases (docs/ascend.md),
-  // all fp16 (converted at compile time), inside the weights section, 64-byte aligned.
-  int fractal_z = 0;
+  // The weights region: 26 convolution weights — 25 in FRACTAL_Z, conv1's (3 input channels) in
+  // FRACTAL_Z_C04 — and 8 distinct biases (docs/ascend.md), all fp16 (converted at compile time),
+  // inside the weights section, 64-byte aligned.
+  int fractal_z = 0, fractal_z_c04 = 0;
   for (const OmWeight& w : m.weights) {
     EXPECT_EQ(w.dtype, "f16") << w.name;
     EXPECT_EQ(w.offset % 64, 0u) << w.name;
     EXPECT_LE(w.offset + w.size, m.weights_bytes) << w.name;
     fractal_z += w.format == "FRACTAL_Z";
+    if (w.format == "FRACTAL_Z_C04") {
+      ++fractal_z_c04;
+      EXPECT_EQ(w.dims, (std::vector<int64_t>{64, 3, 3, 3})) << w.name;  // logical OIHW
+      EXPECT_EQ(w.size, 3u * 4 * 256 * 2) << w.name;                     // ⌈4·9/16⌉ = 3 K fractals, 4 N blocks
+    }
   }
   EXPECT_EQ(m.weights.size(), 34u);
-  EXPECT_EQ(fractal_z, 26);
+  EXPECT_EQ(fractal_z, 25);
+  EXPECT_EQ(fractal_z_c04, 1);
 }
 
 /// Two convolution branches of one input joined by an Add, the second branch on stream 1.

@@ -13,8 +13,8 @@
 
 namespace ge {
 
-/// True when convert_format supports src -> dst: identity, NCHW/ND <-> NC1HWC0 and
-/// NCHW/ND <-> a weight format (FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g), for rank-4 logical
+/// True when convert_format supports src -> dst: identity, NCHW/ND <-> NC1HWC0 / NC1HWC0_C04 and
+/// NCHW/ND <-> a weight format (FRACTAL_Z, FRACTAL_Z_C04, OIhw16i16o, Ohwi16o, Goihw16g), for rank-4 logical
 /// shapes; ND/NCHW <-> FRACTAL_NZ for rank >= 2. Two blocked formats convert through NCHW (two
 /// TransData / two calls).
 bool can_convert_format(Format src, Format dst, size_t rank);

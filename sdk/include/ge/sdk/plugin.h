@@ -26,6 +26,9 @@
 #include "ge/sdk/schedule.h"
 
 /// SDK ABI version. Major changes break plugins; minor changes add to the SDK compatibly.
+/// 1.4: Format gained NC1HWC0_C04 and FRACTAL_Z_C04 (types.h) — a plugin asking for them needs a
+/// host whose SDK library knows their storage sizes; SimulatedNode and DeviceSimulation
+/// (device_sim.h) gained bound_us — the host refuses a device simulator built before 1.4.
 #define GE_SDK_ABI_MAJOR 1
 #define GE_SDK_ABI_MINOR 4
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"

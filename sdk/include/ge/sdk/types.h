@@ -71,25 +71,47 @@ bool dtype_is_integer(DataType t);  ///< signed or unsigned integers (not Bool)
 ///  - Goihw16g (oneDNN Goihw16g with one output channel per group, i.e. depthwise; the logical
 ///    O axis is the group axis G): [G1, I, Kh, Kw, 16g]; element (g,i,kh,kw) at
 ///    (((g/16*I + i)*Kh + kh)*Kw + kw)*16 + g%16 (I is not padded).
+///
+/// Ascend's small-channel formats (CANN's `enable_small_channel` path for convolutions with few
+/// input channels; C04 = 4, padding zero). Sources: CANN application API reference, aclFormat:
+/// "NC1HWC0_C04: 5-D format, C0 fixed at 4, C1 = C / C0, the last block padded to C0"
+/// (ACL_FORMAT_NC1HWC0_C04 = 12); the weight layout is MindSpore's FracZc04DeviceShape /
+/// NchwToFracZc04 (mindspore/ccsrc/common/trans.cc), the device format CANN's FRACTAL_Z_C04:
+///  - NC1HWC0_C04 of logical [N, C, H, W]: [N, C1, H, W, 4], C1 = ceil(C / 4); element (n,c,h,w)
+///    at (((n*C1 + c/4)*H + h)*W + w)*4 + c%4. A 3-channel image is 4 values per pixel (NC1HWC0:
+///    16).
+///  - FRACTAL_Z_C04 of logical weights [N(=Cout), C(=Cin), Kh, Kw]: the reduction axis
+///    k = ((c/4*Kh + kh)*Kw + kw)*4 + c%4 (for C <= 4 simply (kh*Kw + kw)*4 + c) is flattened
+///    FIRST and padded ONCE to a multiple of 16: [K1, N1, N0, 16] with K1 = ceil(4*C1*Kh*Kw / 16),
+///    C1 = ceil(C / 4), N1 = ceil(N / 16), N0 = 16; element (n,c,kh,kw) at
+///    ((k/16*N1 + n/16)*16 + n%16)*16 + k%16 — FRACTAL_Z's fractal (N0 rows of 16 k values) with
+///    K = 4*Kh*Kw rounded up to 16 instead of 16*Kh*Kw (a 3-channel 7x7 kernel: K1 = 13, not 49).
+///    It is the Cube's B operand of a convolution whose im2col reads NC1HWC0_C04 pixels
+///    (4 channels of one tap are 4 consecutive k).
 enum class Format : int32_t {
   ND = 0, NCHW = 1, NHWC = 2, NC1HWC0 = 3, FRACTAL_Z = 4, FRACTAL_NZ = 5,
   OIhw16i16o = 6, Ohwi16o = 7, Goihw16g = 8,
+  NC1HWC0_C04 = 9, FRACTAL_Z_C04 = 10,  // appended (SDK ABI 1.4): plan files store these numbers
 };
 /// The largest Format value (plan files refuse anything above it).
-constexpr Format kFormatLast = Format::Goihw16g;
+constexpr Format kFormatLast = Format::FRACTAL_Z_C04;
 std::string_view format_name(Format f);
 /// Inverse of format_name; throws ge::Error on an unknown name.
 Format format_from_name(std::string_view name);
-/// True for the padded blocked formats NC1HWC0, FRACTAL_Z and the weight formats below
-/// (rank-4 logical shapes only), and FRACTAL_NZ (rank >= 2).
+/// True for the padded blocked formats NC1HWC0, NC1HWC0_C04, FRACTAL_Z and the weight formats
+/// below (rank-4 logical shapes only), and FRACTAL_NZ (rank >= 2).
 bool format_is_blocked(Format f);
-/// True for the blocked convolution-weight formats FRACTAL_Z, OIhw16i16o, Ohwi16o, Goihw16g.
+/// True for the blocked convolution-weight formats FRACTAL_Z, FRACTAL_Z_C04, OIhw16i16o, Ohwi16o,
+/// Goihw16g.
 bool format_is_weight(Format f);
 /// C0, the channel block of NC1HWC0 / FRACTAL_Z: 16 (fp32 on the CPU backend = oneDNN's
-/// nChw16c; fp16 on Ascend's Cube unit). Also N0 of FRACTAL_Z.
+/// nChw16c; fp16 on Ascend's Cube unit). Also N0 of FRACTAL_Z and FRACTAL_Z_C04.
 constexpr int64_t kFormatC0 = 16;
+/// C0 of the small-channel formats NC1HWC0_C04 and FRACTAL_Z_C04 (CANN's "C04").
+constexpr int64_t kFormatC04 = 4;
 /// Physical dims of a blocked format for a logical rank-4 shape ([N,C1,H,W,C0],
-/// [C1*Kh*Kw,N1,N0,C0], [O1,I1,Kh,Kw,16,16], [O1,Kh,Kw,I,16], [G1,I,Kh,Kw,16]) or, for
+/// [C1*Kh*Kw,N1,N0,C0], [O1,I1,Kh,Kw,16,16], [O1,Kh,Kw,I,16], [G1,I,Kh,Kw,16]; C04:
+/// [N,ceil(C/4),H,W,4], [ceil(4*ceil(C/4)*Kh*Kw/16),N1,16,16]) or, for
 /// FRACTAL_NZ, a rank >= 2 shape ([B...,N1,M1,16,16]); the logical dims for every other format,
 /// and for a blocked format with another rank (the layout pass and the kernels never create such
 /// a value).
