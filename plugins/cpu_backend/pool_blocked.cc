@@ -159,13 +159,17 @@ std::unique_ptr<Kernel> make_plain_onednn_avgpool(const KernelBuildContext& ctx)
   if (ys.rank() != 4 || ys[0] != xs[0] || ys[1] != xs[1]) return nullptr;
   try {
     PoolGeometry g = pool_geometry(ctx);
-    for (size_t i = 0; i < 2; ++i)
+    for (size_t i = 0; i < 2; ++i) {
       if ((xs[2 + i] + g.pad_l[i] + g.pad_r[i] - g.kernel[i]) / g.strides[i] + 1 != ys[2 + i]) return nullptr;
+      // A pad as wide as the kernel allows windows with no input element (the direct kernel
+      // writes 0 there; oneDNN rejects or divides by zero).
+      if (g.pad_l[i] >= g.kernel[i] || g.pad_r[i] >= g.kernel[i]) return nullptr;
+    }
     if (g.overhang) return nullptr;
+    return std::make_unique<BlockedPoolKernel>(ctx, false);
   } catch (const std::exception&) {
-    return nullptr;  // dilation, bad geometry: the direct kernel reports or handles it
+    return nullptr;  // dilation, bad geometry, no oneDNN implementation: the direct kernel reports or handles it
   }
-  return std::make_unique<BlockedPoolKernel>(ctx, false);
 }
 
 }  // namespace ge::cpu
