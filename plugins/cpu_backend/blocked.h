@@ -59,6 +59,10 @@ void register_with_blocked_routing(Registrar& r, void (*register_family)(Registr
 /// factories when the node's formats are NC1HWC0.
 void register_transdata_kernels(Registrar& r);
 std::unique_ptr<Kernel> make_blocked_pool(const KernelBuildContext& ctx);
+/// AveragePool on plain NCHW float32 through oneDNN's pooling_forward (pool_blocked.cc), or null
+/// when the node is not 2-D, is dilated or has a ceil_mode window past the padding (the direct
+/// kernel of pool.cc runs those).
+std::unique_ptr<Kernel> make_plain_onednn_avgpool(const KernelBuildContext& ctx);
 std::unique_ptr<Kernel> make_blocked_elementwise(const KernelBuildContext& ctx);
 std::unique_ptr<Kernel> make_blocked_concat(const KernelBuildContext& ctx);
 

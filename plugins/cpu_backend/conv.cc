@@ -9,8 +9,8 @@
 // pass already converted to that layout (OIhw16i16o, Ohwi16o, Goihw16g: conv_weights.cc) are used
 // in place — no copy, no reorder at plan load; other constant weights are reordered once at build,
 // runtime weights each run. Activations stay plain NCHW at the kernel boundary:
-//  - pointwise convs (1x1, stride 1, no pads, one group) run oneDNN's GEMM convolution on NCHW
-//    directly (one W·X product per image, no reorders);
+//  - pointwise convs (1x1, stride 1, no pads, any group) run oneDNN's GEMM convolution on NCHW
+//    directly (one W·X product per image and group, no reorders);
 //  - depthwise 2-D convs run the direct NCHW kernel of conv_depthwise.cc;
 //  - everything else lets oneDNN choose src/dst layouts (it picks NHWC, "acdb", for these
 //    shapes) and reorders activations in and out around the primitive. A layout pass that keeps
@@ -133,12 +133,16 @@ class ConvKernel : public CpuKernel {
                                                                 d, strides, dil, pl, pr);
         return dnnl::convolution_forward::primitive_desc(desc, attr, dnnl_engine());
       };
-      // Activation layout. A pointwise conv (1x1, stride 1, no pads, one group) on plain NCHW is
-      // one GEMM W[M,C]·X[C,HW] (oneDNN's gemm convolution, no im2col): measured faster on
+      // Activation layout. A pointwise conv (1x1, stride 1, no pads) on plain NCHW is one GEMM
+      // W[M,C]·X[C,HW] per group (oneDNN's gemm convolution, no im2col): measured faster on
       // resnet50's 1x1 layers than a blocked kernel plus the two activation reorders around
-      // it. Other convs use oneDNN's blocked choice. GE_CPU_CONV_LAYOUT=blocked|plain overrides
-      // (for measurements).
-      bool pointwise = G == 1;
+      // it, and on ShuffleNet v1's grouped 1x1 convs (group 4, 34 channels per group, which
+      // the layout pass leaves plain): 28x28 ones 90 µs vs 250 µs for brgconv_1x1 on NHWC
+      // with its NCHW->NHWC->NCHW reorders, 14x14 ones 85 µs vs 130 µs, 7x7 equal (gec
+      // profile, 1 thread). Other convs use oneDNN's blocked choice.
+      // Depthwise-like groups (one input or output channel per group) are not GEMMs.
+      // GE_CPU_CONV_LAYOUT=blocked|plain overrides (for measurements).
+      bool pointwise = G == 1 || (spec.C / G > 1 && M / G > 1);
       for (size_t i = 0; i < r; ++i)
         pointwise = pointwise && kernel[i] == 1 && w.stride[i] == 1 && w.pad_begin[i] == 0 && w.pad_end[i] == 0;
       const char* env = std::getenv("GE_CPU_CONV_LAYOUT");

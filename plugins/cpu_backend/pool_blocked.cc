@@ -4,7 +4,8 @@
 // kernels vectorize over the 16 channels of a block). ONNX geometry (resolve_window) maps to
 // oneDNN's explicit padding; a ceil_mode window that hangs past the end padding becomes extra
 // right padding, which never wins a max (oneDNN pads max pooling with -inf) — for AveragePool
-// it would change the divisor, so such nodes stay NCHW (pool_supports_blocked).
+// it would change the divisor, so such nodes stay NCHW (pool_supports_blocked). The same
+// kernel runs plain NCHW AveragePool nodes (make_plain_onednn_avgpool, called by pool.cc).
 // GlobalAveragePool / GlobalMaxPool: one pass per (n, c1) block over H·W rows of 16 channels.
 // Padding channels: max/avg of zeros is zero, so the output padding stays zero.
 #include <algorithm>
@@ -44,9 +45,10 @@ PoolGeometry pool_geometry(const KernelBuildContext& ctx) {
   return g;
 }
 
+/// oneDNN's pooling_forward on nChw16c (`blocked`) or on plain NCHW source and destination.
 class BlockedPoolKernel : public CpuKernel {
  public:
-  explicit BlockedPoolKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
+  BlockedPoolKernel(const KernelBuildContext& ctx, bool blocked) : CpuKernel(ctx) {
     const std::string where = " in " + who(ctx);
     PoolGeometry g = pool_geometry(ctx);
     const bool max = ctx.node.op_type() == "MaxPool";
@@ -54,10 +56,10 @@ class BlockedPoolKernel : public CpuKernel {
                      : ctx.node.attrs.get_int("count_include_pad", 0) ? dnnl::algorithm::pooling_avg_include_padding
                                                                        : dnnl::algorithm::pooling_avg_exclude_padding;
     if (!max && g.overhang)
-      throw UnsupportedError("AveragePool: a ceil_mode window past the padding is not supported on NC1HWC0" + where);
+      throw UnsupportedError("AveragePool: a ceil_mode window past the padding is not supported on oneDNN" + where);
     try {
-      src_md_ = blocked_md(ctx.input_shape(0));
-      dst_md_ = blocked_md(ctx.output_shape(0));
+      src_md_ = blocked ? blocked_md(ctx.input_shape(0)) : plain_md(ctx.input_shape(0));
+      dst_md_ = blocked ? blocked_md(ctx.output_shape(0)) : plain_md(ctx.output_shape(0));
       eng_ = dnnl_engine();
       dnnl::pooling_forward::primitive_desc pd(
           dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, alg, src_md_, dst_md_, g.strides, g.kernel,
@@ -145,7 +147,29 @@ std::unique_ptr<Kernel> make_blocked_pool(const KernelBuildContext& ctx) {
   if (is_global(ctx.node)) return std::make_unique<BlockedGlobalPoolKernel>(ctx);
   if (ctx.node.num_outputs() > 1 && ctx.node.output(1))
     throw UnsupportedError("MaxPool: Indices output not supported on NC1HWC0 in " + who(ctx));
-  return std::make_unique<BlockedPoolKernel>(ctx);
+  return std::make_unique<BlockedPoolKernel>(ctx, true);
+}
+
+std::unique_ptr<Kernel> make_plain_onednn_avgpool(const KernelBuildContext& ctx) {
+  const Shape& xs = ctx.input_shape(0);
+  if (ctx.node.op_type() != "AveragePool" || xs.rank() != 4 || xs.numel() == 0 ||
+      ctx.input_type(0) != DataType::Float32 || ctx.output_type(0) != DataType::Float32)
+    return nullptr;
+  const Shape& ys = ctx.output_shape(0);
+  if (ys.rank() != 4 || ys[0] != xs[0] || ys[1] != xs[1]) return nullptr;
+  try {
+    PoolGeometry g = pool_geometry(ctx);
+    for (size_t i = 0; i < 2; ++i) {
+      if ((xs[2 + i] + g.pad_l[i] + g.pad_r[i] - g.kernel[i]) / g.strides[i] + 1 != ys[2 + i]) return nullptr;
+      // A pad as wide as the kernel allows windows with no input element (the direct kernel
+      // writes 0 there; oneDNN rejects or divides by zero).
+      if (g.pad_l[i] >= g.kernel[i] || g.pad_r[i] >= g.kernel[i]) return nullptr;
+    }
+    if (g.overhang) return nullptr;
+    return std::make_unique<BlockedPoolKernel>(ctx, false);
+  } catch (const std::exception&) {
+    return nullptr;  // dilation, bad geometry, no oneDNN implementation: the direct kernel reports or handles it
+  }
 }
 
 }  // namespace ge::cpu

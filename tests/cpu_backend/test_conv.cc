@@ -97,6 +97,29 @@ TEST(Conv, RandomGroupedDilatedMatchesReference) {
   expect_near(y[0], ref_conv2d(x, w, b.data_as<float>(), 3, st, {1, 2}, dil, ys), 1e-4f);
 }
 
+// Grouped 1x1 convs (ShuffleNet v1's group-4 pointwise layers) run oneDNN's GEMM convolution on
+// plain NCHW, one W_g·X_g product per group: y[n,m] = b[m] + sum_c w[m,c] x[n, g(m)*C/G + c].
+TEST(Conv, GroupedPointwiseHandComputed) {
+  // C = M = 6, G = 3 (2 input and 2 output channels per group), 1x2 image. Group g reads
+  // channels 2g, 2g+1; x[c] = (c+1, -(c+1)) over the two pixels.
+  Tensor x = f32({1, 6, 1, 2}, {1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6});
+  Tensor w = f32({6, 2, 1, 1}, {1, 0, 0, 1, 1, 1, 1, -1, 2, 0, 0, 3});
+  Tensor b = f32({6}, {0, 0, 0, 0, 0.5f, -0.5f});
+  auto y = conv({x, w, b}, {1, 6, 1, 2}, attrs({{"group", int64_t{3}}}));
+  // g0: m0 = x0 = (1,-1), m1 = x1 = (2,-2); g1: m2 = x2+x3 = (7,-7), m3 = x2-x3 = (-1,1);
+  // g2: m4 = 2*x4 + 0.5 = (10.5,-9.5), m5 = 3*x5 - 0.5 = (17.5,-18.5).
+  expect_near(y[0], {1, -1, 2, -2, 7, -7, -1, 1, 10.5f, -9.5f, 17.5f, -18.5f});
+}
+
+TEST(Conv, GroupedPointwiseMatchesReference) {
+  // Two images, 4 groups of 6 input / 5 output channels, 7x9: constant and runtime weights.
+  Tensor x = rnd({2, 24, 7, 9}, 11), w = rnd({20, 6, 1, 1}, 13), b = rnd({20}, 17);
+  const Shape ys{2, 20, 7, 9};
+  const auto ref = ref_conv2d(x, w, b.data_as<float>(), 4, {1, 1}, {0, 0}, {1, 1}, ys);
+  expect_near(conv({x, w, b}, ys, attrs({{"group", int64_t{4}}}))[0], ref, 1e-4f);
+  expect_near(conv({x, w, b}, ys, attrs({{"group", int64_t{4}}}), {})[0], ref, 1e-4f);
+}
+
 // Depthwise (group == C == M) runs on the direct NCHW kernel (conv_depthwise.cc): unit stride
 // (padded-pitch path) and strided/dilated (row path), constant and runtime weights.
 TEST(Conv, DepthwiseMatchesReference) {

@@ -81,6 +81,25 @@ TEST(AveragePool, PadsExcludeAndInclude) {
   expect_near(in[0], {1, 2, 5.0f / 3});
 }
 
+// 2-D float32 AveragePool without a ceil_mode overhang runs on oneDNN's pooling on NCHW
+// (pool_blocked.cc). Two 4x4 planes, 1..16 and 17..32, k3 s2 pads 1 → 2x2: the windows hold
+// {1,2,5,6}, {2,3,4,6,7,8}, {5,6,9,10,13,14}, {6,7,8,10,11,12,14,15,16} (sums 14, 30, 57, 99)
+// of plane 0; plane 1 adds 16 to each element.
+TEST(AveragePool, TwoDStridedPadsExcludeAndInclude) {
+  const Attributes a = attrs({{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}});
+  auto ex = pool("AveragePool", iota({1, 2, 4, 4}, 1), {1, 2, 2, 2}, a);
+  expect_near(ex[0], {3.5f, 5, 9.5f, 11, 19.5f, 21, 25.5f, 27});
+  Attributes ai = a;
+  ai.set("count_include_pad", int64_t{1});
+  auto in = pool("AveragePool", iota({1, 2, 4, 4}, 1), {1, 2, 2, 2}, ai);
+  expect_near(in[0], {14.f / 9, 30.f / 9, 57.f / 9, 11, 78.f / 9, 126.f / 9, 153.f / 9, 27});
+}
+
+TEST(AveragePool, TwoDWholePlaneWindow) {  // ShuffleNet's last pool: 7x7 window on 7x7 → the plane mean
+  auto y = pool("AveragePool", iota({1, 3, 7, 7}), {1, 3, 1, 1}, attrs({{"kernel_shape", Ints{7, 7}}}));
+  expect_near(y[0], {24, 73, 122});  // mean of 49p .. 49p+48
+}
+
 TEST(AveragePool, ThreeD) {
   auto y = pool("AveragePool", iota({1, 1, 2, 2, 2}), {1, 1, 1, 1, 1}, attrs({{"kernel_shape", Ints{2, 2, 2}}}));
   expect_near(y[0], {3.5f});

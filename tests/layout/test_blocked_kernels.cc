@@ -58,6 +58,32 @@ TEST_F(BlockedKernels, TransDataMatchesTheReferenceBothWays) {
   EXPECT_EQ(std::memcmp(out[1].data(), in[0].data(), in[0].nbytes()), 0);
 }
 
+// C not a multiple of 16 with full blocks (40 = 2 blocks + 8): oneDNN's blocked reorder on the
+// first 32 channels plus the direct loop for the last block (transdata.cc); C = 8 (no full
+// block) and C = 48 (no partial block) take the single oneDNN reorder. Exact both ways, zero
+// padding, several images.
+TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
+  for (const char* shape : {"3,40,2,7", "2,8,3,3", "2,48,2,3", "1,136,5,5"}) {
+    const std::string text = std::string(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[)") + shape + R"(]
+  %b: f32[)" + shape + R"(]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %y: f32[)" + shape + R"(] = ge.TransData(%b) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %b
+  output %y
+})";
+    SCOPED_TRACE(shape);
+    auto g = h.parse(text);
+    auto in = ge::test::PassHarness::random_inputs(*g);
+    auto out = run(text, in);
+    ASSERT_EQ(out.size(), 2u);
+    ge::Tensor want = ge::convert_format(in[0], Format::NC1HWC0);
+    ASSERT_EQ(out[0].nbytes(), want.nbytes());
+    EXPECT_EQ(std::memcmp(out[0].data(), want.data(), want.nbytes()), 0);
+    expect_zero_padding(out[0]);
+    EXPECT_EQ(std::memcmp(out[1].data(), in[0].data(), in[0].nbytes()), 0);
+  }
+}
+
 TEST_F(BlockedKernels, FusedConvKeepsThePaddingZeroEvenWithSigmoid) {
   // 20 output channels: 12 padding channels, where sigmoid(0) = 0.5 would leak.
   const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
