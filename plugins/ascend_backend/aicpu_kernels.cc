@@ -9,11 +9,11 @@
 #include "kernels.h"
 #include "tensor_io.h"
 #include "tiling_load.h"
+#include "util.h"
 
 namespace ge::ascend {
 namespace {
 
-bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
 
 class CopyKernel : public Kernel {
  public:

@@ -13,12 +13,12 @@
 
 #include "ge/sdk/cost_model.h"
 #include "ge/sdk/error.h"
+#include "util.h"
 
 namespace ge::ascend {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round16(int64_t v) { return ceil_div(v, 16) * 16; }
+int64_t round16(int64_t v) { return round_up(v, 16); }
 
 std::string busiest(const PipeCycles& c) {
   std::pair<double, const char*> best{c.cube, "cube"};

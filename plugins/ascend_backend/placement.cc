@@ -5,13 +5,9 @@
 
 #include "move_ops.h"
 #include "tiling.h"
+#include "util.h"
 
 namespace ge::ascend {
-namespace {
-
-bool plain_format(Format f) { return f == Format::ND || f == Format::NCHW; }
-
-}  // namespace
 
 bool is_cube_op(const Node& n) {
   if (n.domain() == "ge") return n.op_type() == "FusedConv" || n.op_type() == "FusedMatMul";
@@ -36,8 +32,8 @@ Engine engine_for(const Node& n) {
   if (is_cube_op(n)) return n.input(0) && n.input(0)->dtype == DataType::Float16 ? Engine::Cube : Engine::AiCpu;
   if (is_vector_op(n)) return Engine::Vector;
   // Data movement: float data in plain layouts (move_ops.h); shape arithmetic on int64 stays on the AI CPU.
-  if (is_move_op(n) && n.input(0) && dtype_is_float(n.input(0)->dtype) && plain_format(n.input(0)->format) &&
-      n.output(0) && plain_format(n.output(0)->format))
+  if (is_move_op(n) && n.input(0) && dtype_is_float(n.input(0)->dtype) && plain(n.input(0)->format) &&
+      n.output(0) && plain(n.output(0)->format))
     return Engine::Vector;
   if (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast")) return Engine::Vector;
   return Engine::AiCpu;

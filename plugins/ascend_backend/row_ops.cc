@@ -1,14 +1,10 @@
 // plugins/ascend_backend/row_ops.cc — row geometry of Softmax, ge.LayerNormalization and
 // ReduceMean (row_ops.h).
 #include "row_ops.h"
+#include "util.h"
 
 namespace ge::ascend {
 namespace {
-
-std::nullopt_t no(std::string* why, const std::string& text) {
-  if (why) *why = text;
-  return std::nullopt;
-}
 
 bool is(const Value* v) { return v != nullptr; }
 

@@ -6,12 +6,9 @@
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/layout.h"
+#include "util.h"
 
 namespace ge::ascend {
-
-namespace {
-bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
-}  // namespace
 
 float round_fp16(float x) { return half_to_float(float_to_half(x)); }
 

@@ -10,12 +10,11 @@
 #include "cycle_model.h"
 #include "ge/sdk/error.h"
 #include "tiling_choose.h"
+#include "util.h"
 
 namespace ge::ascend {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
 /// A lower bound of cube_cycles(t) without the launch: the task's slowest core is busy at least
 /// the average over its cores of every pipe's total (Cube, MTE1, V, MTE3 exact; MTE2 at least

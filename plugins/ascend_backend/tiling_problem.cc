@@ -7,20 +7,9 @@
 #include "ge/sdk/layout.h"
 #include "move_ops.h"
 #include "tiling_choose.h"
+#include "util.h"
 
 namespace ge::ascend {
-namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
-
-std::nullopt_t no(std::string* why, const std::string& text) {
-  if (why) *why = text;
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
   if (n.num_inputs() < 2 || !n.input(0) || !n.input(1) || !n.output(0)) return no(why, "missing operands");
   const Shape& a = n.input(0)->shape;

@@ -4,19 +4,13 @@
 
 #include "move_ops.h"
 #include "tiling_choose.h"
+#include "util.h"
 
 namespace ge::ascend {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
-std::nullopt_t no(std::string* why, const std::string& text) {
-  if (why) *why = text;
-  return std::nullopt;
-}
 
-bool plain(const Value* v) { return !v || v->format == Format::ND || v->format == Format::NCHW; }
 
 std::vector<int64_t> strides_of(const std::vector<int64_t>& s) {
   std::vector<int64_t> st(s.size(), 1);

@@ -20,22 +20,9 @@
 #include "ge/sdk/layout.h"
 #include "row_ops.h"
 #include "tiling_choose.h"
+#include "util.h"
 
 namespace ge::ascend {
-namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
-
-std::nullopt_t no(std::string* why, const std::string& text) {
-  if (why) *why = text;
-  return std::nullopt;
-}
-
-bool plain(const Value* v) { return !v || v->format == Format::ND || v->format == Format::NCHW; }
-
-}  // namespace
-
 bool is_row_vector_op(const Node& n) {
   if (n.domain() == "ge") return n.op_type() == "LayerNormalization" || n.op_type() == "Gelu" || n.op_type() == "FusedElementwise";
   return n.domain().empty() && (n.op_type() == "Softmax" || n.op_type() == "ReduceMean");
