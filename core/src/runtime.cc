@@ -66,7 +66,7 @@ Tensor allocate_or_refuse(DataType dtype, const Shape& shape, Format format, uin
   try {
     return Tensor::allocate(dtype, shape, format);
   } catch (const std::bad_alloc&) {
-  } catch (const Error&) {  // aligned_alloc returned null
+  } catch (const Error&) {  // calloc returned null
   }
   char gib[32];
   std::snprintf(gib, sizeof gib, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));

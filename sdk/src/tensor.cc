@@ -1,6 +1,7 @@
 #include "ge/sdk/tensor.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #include "ge/sdk/error.h"
@@ -15,10 +16,13 @@ Tensor Tensor::allocate(DataType dtype, Shape shape, Format format) {
   size_t bytes = t.nbytes();
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = 64;
-  void* p = std::aligned_alloc(64, rounded);
-  if (!p) throw Error("out of memory allocating " + std::to_string(rounded) + " bytes");
-  std::memset(p, 0, rounded);
-  t.holder_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  // Zeroed through calloc, 64-byte aligned by hand: glibc serves large blocks with fresh pages
+  // from the OS and skips the memset, so a big buffer (an activation arena) costs its pages only
+  // when a kernel first writes them — a compile-only Executable never touches its arena.
+  void* raw = rounded <= SIZE_MAX - 63 ? std::calloc(rounded + 63, 1) : nullptr;
+  if (!raw) throw Error("out of memory allocating " + std::to_string(rounded) + " bytes");
+  void* p = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + 63) & ~static_cast<uintptr_t>(63));
+  t.holder_ = std::shared_ptr<void>(p, [raw](void*) { std::free(raw); });
   t.data_ = p;
   return t;
 }

@@ -35,6 +35,23 @@ TEST(Types, HalfConversionRoundsToNearestEven) {
   EXPECT_EQ(half_to_float(0xc000), -2.0f);
 }
 
+// Tensor::allocate hands out zeroed, 64-byte aligned memory at every size — small blocks from
+// the heap, large ones (64 MiB here) fresh from the OS, whose pages are only touched when written
+// (a compile-only Executable's arena costs no memory); a second tensor is not the first's memory.
+TEST(Types, AllocateIsZeroedAndAlignedAtEverySize) {
+  for (int64_t n : {1, 3, 17, 4096, 1000003, 16 << 20}) {
+    Tensor t = Tensor::allocate(DataType::Float32, {n});
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % 64, 0u) << n;
+    const float* f = t.data_as<float>();
+    EXPECT_EQ(f[0], 0.f) << n;
+    EXPECT_EQ(f[n / 2], 0.f) << n;
+    EXPECT_EQ(f[n - 1], 0.f) << n;
+    t.data_as<float>()[n - 1] = 1.f;  // the whole block is writable
+    Tensor u = Tensor::allocate(DataType::Float32, {n});
+    EXPECT_EQ(u.data_as<float>()[n - 1], 0.f) << n;
+  }
+}
+
 TEST(Types, TensorConversions) {
   Tensor t = Tensor::allocate(DataType::Int32, {3});
   t.data_as<int32_t>()[0] = 7;
