@@ -68,7 +68,9 @@ void print_simulation_line(const ge::DeviceSimulation& s, double flops) {
     std::printf("roofline: %.3f GFLOP at the %s peak of %.0f TFLOPS = %.3f ms; simulated / roofline = %.2fx\n", flops / 1e9,
                 s.device.c_str(), s.peak_tflops, roofline_us(s, flops) / 1e3, s.total_us / roofline_us(s, flops));
   if (s.bound_us > 0) {
-    std::printf("task lower bounds (no tiling of a task beats its bound on this model): sum %.3f ms", s.bound_us / 1e3);
+    std::printf("task lower bounds (lower_us: no tiling of a task beats it on this model; their sum bounds a one-stream "
+                "latency): sum %.3f ms",
+                s.bound_us / 1e3);
     if (s.peak_tflops > 0 && flops > 0) std::printf(" = %.2fx roofline", s.bound_us / roofline_us(s, flops));
     std::printf("; simulated / bounds = %.2fx\n", s.total_us / s.bound_us);
   }
@@ -77,11 +79,11 @@ void print_simulation_line(const ge::DeviceSimulation& s, double flops) {
 void print_simulation_top(const ge::DeviceSimulation& s, size_t top) {
   const std::vector<size_t> idx = simulated_top(s, top);
   std::printf("top %zu of %zu tasks by simulated time on %s:\n", idx.size(), s.nodes.size(), s.device.c_str());
-  std::printf("  %3s %-32s %-20s %-7s %-13s %5s %10s %6s %6s %6s %6s %9s %6s\n", "#", "node", "op", "engine", "bound", "cores",
-              "sim_us", "share", "cube", "vector", "move", "lower_us", "x_low");
+  std::printf("  %3s %-32s %-20s %-7s %-13s %5s %10s %6s %6s %6s %6s %9s %7s\n", "#", "node", "op", "engine", "limited_by", "cores",
+              "sim_us", "share", "cube", "vector", "move", "lower_us", "sim/low");
   for (size_t r = 0; r < idx.size(); ++r) {
     const ge::SimulatedNode& n = s.nodes[idx[r]];
-    std::printf("  %3zu %-32s %-20s %-7s %-13s %5lld %10.2f %5.1f%% %5.1f%% %5.1f%% %5.1f%% %9.2f %6.2f\n", r + 1,
+    std::printf("  %3zu %-32s %-20s %-7s %-13s %5lld %10.2f %5.1f%% %5.1f%% %5.1f%% %5.1f%% %9.2f %7.2f\n", r + 1,
                 clip(n.node, 32).c_str(), clip(n.op_type, 20).c_str(), n.engine.c_str(), n.bound.c_str(),
                 static_cast<long long>(n.units), n.us(), s.total_us > 0 ? 100 * n.us() / s.total_us : 0.0, 100 * n.cube_utilization,
                 100 * n.vector_utilization, 100 * n.movement_utilization, n.bound_us, n.bound_us > 0 ? n.us() / n.bound_us : 0.0);

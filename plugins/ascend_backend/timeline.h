@@ -54,7 +54,7 @@ struct Timeline {
   /// Cube utilization of the device: Σ_cores cube busy / (ai_cores · latency).
   double cube_utilization() const;
   double vector_utilization() const;
-  double movement_utilization() const;  ///< Σ (L0C→UB + MTE1/2/3) / (ai_cores · latency); may exceed 1 (4 pipes)
+  double movement_utilization() const;  ///< Σ busiest of L0C→UB, MTE1/2/3 per core / (ai_cores · latency), ≤ 1
 };
 
 /// Prices every kernel task with cycle_model.h (node looked up in g for FLOPs and Vector ops)
