@@ -40,18 +40,38 @@ class CastKernel : public Kernel {
     const DataType t = ctx.output_type(0);
     if (t != DataType::Float16 && t != DataType::Float32)
       throw UnsupportedError("Cast: to " + std::string(dtype_name(t)) + " not supported (float16, float32) in " + who(node_));
+    // A Cast the precision pass inserted (domain ge) cannot be named in ascend.keep_dtype: an fp16
+    // overflow here is the fp32 value its consumers were to read, so those are what to keep.
+    if (t == DataType::Float16 && node_.domain() == "ge" && node_.output(0)) {
+      std::string names;
+      for (const auto& u : node_.output(0)->uses())
+        if (u.node) names += std::string(names.empty() ? "" : ", ") + "\"" + u.node->name() + "\"";
+      const Node* from = node_.input(0) ? node_.input(0)->producer() : nullptr;
+      hint_ = " — a Cast the precision mode inserted to give its consumers fp16 input" +
+              (from ? " from the output of " + who(*from) : std::string()) + ": keep " +
+              (names.empty() ? std::string("its consumers") : "them in fp32 with ascend.keep_dtype = [" + names + "]") +
+              ", or set ascend.overflow_check = \"keep\" (every overflowing node kept in fp32 at compile time)";
+    }
   }
   void run(KernelIO& io) override {
     const std::vector<float> x = read_plain(io.inputs[0]);
     std::vector<float> y(x.size());
     walk_.elements([&](int64_t i) { y[i] = x[i]; });  // rounded to the output dtype at write-out
-    write_plain(io.outputs[0], y, who(node_));
+    try {
+      write_plain(io.outputs[0], y, who(node_));
+    } catch (const Error& e) {
+      if (hint_.empty()) throw;
+      std::string m = e.what();  // the generic advice ("keep the node in fp32") cannot apply to this node
+      if (const size_t k = m.find(" (keep the node in fp32"); k != std::string::npos) m.resize(k);
+      throw Error(m + hint_);
+    }
   }
   std::string impl_name() const override { return walk_.impl("Cast"); }
 
  private:
   const Node& node_;
   VectorWalk walk_;
+  std::string hint_;  // added to an fp16 overflow's message (see the constructor)
 };
 
 class ConcatKernel : public Kernel {

@@ -63,6 +63,18 @@ TEST(AscendOverflow, TheRunStopsAtTheFirstOverflowingNode) {
   EXPECT_NE(e.find("ascend.keep_dtype"), std::string::npos) << e;
 }
 
+// With only m2 kept in fp32, the Cast the precision mode inserts to give m3 fp16 input overflows:
+// that Cast cannot be named in keep_dtype, so the message names its consumer (m3) and its source.
+TEST(AscendOverflow, AnInsertedCastNamesTheNodesToKeepInstead) {
+  const std::string e = run_error("force_fp16", {R"(ascend.keep_dtype=["m2"])"});
+  EXPECT_NE(e.find("fp16 overflow in node 'Cast_"), std::string::npos) << e;
+  EXPECT_NE(e.find("a Cast the precision mode inserted to give its consumers fp16 input from the output of node 'm2' (Mul): "
+                   "keep them in fp32 with ascend.keep_dtype = [\"m3\"], or set ascend.overflow_check = \"keep\""),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find("keep the node in fp32"), std::string::npos) << e;
+}
+
 TEST(AscendOverflow, CompileTimeCheckNamesTheFirstNodeAndSuggestsKeepDtype) {
   std::vector<std::string> o = kRange;
   o.push_back("ascend.overflow_check=\"error\"");
