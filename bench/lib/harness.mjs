@@ -173,7 +173,15 @@ function gitDescribe() {
 let workDir = null;  // removed on every exit
 
 function main() {
-  const o = parseArgs(process.argv.slice(2));
+  // `--check-args …`: bench/run's first call — the flags are checked before any tool is
+  // installed; prints "ort" when a section needs the ONNX Runtime peer (latency), else "none".
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--check-args') {
+    const c = parseArgs(argv.slice(1));
+    console.log(c.sections.includes('latency') ? 'ort' : 'none');
+    return 0;
+  }
+  const o = parseArgs(argv);
   if (!fs.existsSync(o.gec)) throw new HarnessError(`gec not found at ${o.gec} (build it, or pass --gec / GE_GEC)`);
   const resultsDir = path.join(benchDir, 'results');
   const latest = path.join(resultsDir, 'latest.json');
