@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -73,7 +74,9 @@ class OnnxFrontend : public Frontend {
   std::string name() const override { return "onnx"; }
 
   bool accepts(const std::string& path, const std::string& head) const override {
-    return fs::path(path).extension() == ".onnx";
+    std::string ext = fs::path(path).extension().string();  // .onnx in any case (M.ONNX)
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".onnx";
   }
 
   std::unique_ptr<Graph> load(const std::string& path, const FrontendOptions& opts) const override {

@@ -329,7 +329,10 @@ const Frontend& Environment::frontend_for(const std::string& path) const {
   if (is_plan_file(path))
     throw Error("model file '" + path + "' is a compiled plan, not a model (gec run / profile / inspect take it; "
                 "compile the model it came from)");
-  throw Error("model file '" + path + "': no frontend reads this format");
+  std::string names;
+  for (const auto& f : frontends) names += (names.empty() ? "" : ", ") + f->name();
+  throw Error("model file '" + path + "': no frontend reads this format (frontends: " + names +
+              "; an ONNX model is recognised by its extension .onnx)");
 }
 
 std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
