@@ -92,9 +92,14 @@ void check_options(const Environment& env) {
     for (auto& o : s->options()) declared.insert("scheduler." + o);
   for (auto& [section, keys] : env.manifest.sections)
     for (auto& [key, val] : keys)
-      if (!declared.count(section + "." + key))
-        throw Error(val.origin + ": unknown key '" + key + "' in [" + section +
-                    "]: no loaded plugin reads it");
+      if (!declared.count(section + "." + key)) {
+        // The keys the loaded plugins read in that section (a typo's neighbours).
+        std::string known;
+        for (const std::string& d : declared)
+          if (d.compare(0, section.size() + 1, section + ".") == 0) known += (known.empty() ? "" : ", ") + d.substr(section.size() + 1);
+        throw Error(val.origin + ": unknown key '" + key + "' in [" + section + "]: no loaded plugin reads it" +
+                    (known.empty() ? std::string() : " (known: " + known + ")"));
+      }
 }
 
 }  // namespace
