@@ -93,18 +93,27 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   std::printf("profile %s: %zu nodes, %d iterations after 1 warm-up, %d thread%s, O%d, backend %s\n", model.c_str(),
               p.nodes.size(), po.iterations, c.threads, c.threads == 1 ? "" : "s", static_cast<int>(c.options.opt_level),
               c.options.backend.c_str());
-  std::printf("peak: %s\n", p.peak_source.c_str());
+  // A backend with a device simulator runs its kernels in an emulator on this host: the measured
+  // times, GFLOP/s and eff below are the host's; the device's figures are the simulated table.
+  const bool emulated = sim.has_value();
+  std::printf("peak: %s%s\n", p.peak_source.c_str(),
+              emulated ? " — of this host's CPU: the measured times below are the emulator's, the device's are simulated (table after)" : "");
   std::printf("latency: median %.3f ms with profiling off, %.3f ms on (overhead %+.1f%%); mean %.3f ms, min %.3f ms (on)\n",
               off, on, off > 0 ? 100 * (on - off) / off : 0.0, p.run_mean_ms, p.run_min_ms);
   double total_gflops = on > 0 ? p.total_flops / (on * 1e6) : 0;
   std::printf("compute: %.3f GFLOP per run, %.2f GFLOP/s achieved (%.1f%% of peak); node medians sum to %.3f ms\n",
               p.total_flops / 1e9, total_gflops, peak > 0 ? 100 * total_gflops / peak : 0.0, p.nodes_total_us / 1e3);
   std::printf("memory: arena %.2f MiB, weights %.2f MiB\n", p.arena_bytes / 1048576.0, p.weight_bytes / 1048576.0);
-  if (!c.graph->schedule.scheduler.empty())
-    std::printf("schedule: %s, %d stream(s), %zu event(s); estimated %.3f ms (cost model %s)\n",
-                c.graph->schedule.scheduler.c_str(), c.graph->schedule.streams, c.graph->schedule.events.size(),
-                c.graph->schedule.estimated_latency_ms,
-                env->cost_model && env->cost_model->ceilings().calibrated ? "calibrated" : "on defaults: calibrated: false");
+  if (!c.graph->schedule.scheduler.empty()) {
+    // The estimate is the compiled backend's cost model (a device model for ascend), not the host's.
+    const auto cm = env->cost_model_for(c.options.backend);
+    const bool device = cm && cm != env->cost_model;
+    std::printf("schedule: %s, %d stream(s), %zu event(s); estimated %.3f ms (%s)\n", c.graph->schedule.scheduler.c_str(),
+                c.graph->schedule.streams, c.graph->schedule.events.size(), c.graph->schedule.estimated_latency_ms,
+                device                             ? ("device model: " + cm->ceilings().source).c_str()
+                : cm && cm->ceilings().calibrated ? "cost model calibrated"
+                                                   : "cost model on defaults: calibrated: false");
+  }
 
   std::vector<ge::core::NodeProfile> top = p.top(po.top);
   std::printf("top %zu of %zu nodes by median time:\n", top.size(), p.nodes.size());
