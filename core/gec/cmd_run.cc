@@ -23,7 +23,9 @@ void print_summary(const std::string& model, const Compiled& c) {
   std::printf("model %s: %zu nodes → %zu after compilation, %zu kernels + %zu views, O%d, backend %s, %d thread%s\n",
               model.c_str(), c.nodes_before, c.graph->num_nodes(), c.exe->num_kernels(), c.exe->num_aliases(),
               static_cast<int>(c.options.opt_level), c.options.backend.c_str(), c.threads, c.threads == 1 ? "" : "s");
-  std::printf("compile: %.1f ms (import %.1f ms)", c.compile_ms, c.import_ms);
+  if (c.plan_load_ms >= 0) return;  // a plan: its own line says how it was loaded; nothing was compiled
+  // Import and compile are separate stages (report: import_ms, compile_ms); fusions count rewrites.
+  std::printf("import %.1f ms, compile %.1f ms", c.import_ms, c.compile_ms);
   for (auto& [k, v] : c.result.counters)
     if (k.rfind("fusion.", 0) == 0) std::printf(", %s ×%lld", k.substr(7).c_str(), static_cast<long long>(v));
   std::printf("\n");
