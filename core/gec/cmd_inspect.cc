@@ -19,16 +19,6 @@ namespace gec {
 
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw ge::Error("cannot write '" + path + "'");
-  }
-  fs::rename(tmp, path);
-}
-
 /// The backend sections of a plan (ge/sdk/plan_section.h), each described by the plugin that
 /// registered it (the Ascend offline model: tasks by engine, events, feature-map bytes).
 int print_sections(const std::string& model, const ge::core::Environment& env, bool detail, const std::string& out_path) {
@@ -43,7 +33,7 @@ int print_sections(const std::string& model, const ge::core::Environment& env, b
     if (!text.empty() && text.back() != '\n') text += "\n";
   }
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
-  else write_file(out_path, text);
+  else write_file_atomic(out_path, text);
   return 0;
 }
 
@@ -80,7 +70,7 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   if (format == "svg") {
     // dot reads the DOT text from a temporary file; its SVG goes to -o or stdout.
     fs::path dot_file = fs::temp_directory_path() / ("gec_inspect_" + std::to_string(::getpid()) + ".dot");
-    write_file(dot_file.string(), bytes);
+    write_file_atomic(dot_file.string(), bytes);
     std::string cmd = "dot -Tsvg '" + dot_file.string() + "'" + (out_path.empty() ? "" : " -o '" + out_path + "'");
     int rc = std::system(cmd.c_str());
     fs::remove(dot_file);
@@ -88,7 +78,7 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   } else if (out_path.empty()) {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
   } else {
-    write_file(out_path, bytes);
+    write_file_atomic(out_path, bytes);
   }
   if (c && !common.report.empty()) {
     nlohmann::json r = make_report(model, *c);

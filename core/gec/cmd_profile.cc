@@ -136,13 +136,7 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   if (!po.trace.empty() && sim) {
     write_simulation_trace(*sim, po.trace);  // the device's timeline, not the emulator's host threads
   } else if (!po.trace.empty()) {
-    std::string tmp = po.trace + ".tmp";
-    {
-      std::ofstream out(tmp);
-      out << ge::core::chrome_trace(p, "gec profile " + model);
-      if (!out) throw ge::Error("cannot write '" + po.trace + "'");
-    }
-    std::rename(tmp.c_str(), po.trace.c_str());
+    write_file_atomic(po.trace, ge::core::chrome_trace(p, "gec profile " + model));
     std::printf("trace: %s (%zu spans on %d stream track%s; open in Perfetto or chrome://tracing)\n", po.trace.c_str(),
                 p.nodes.size() * p.runs.size(), exe.streams(), exe.streams() == 1 ? "" : "s");
   }

@@ -1,6 +1,8 @@
 #include "common.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -250,19 +252,30 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
            }()}};
 }
 
-void write_json(const nlohmann::json& j, const std::string& path) {
-  std::string tmp = path + ".tmp";
+void write_file_atomic(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  errno = 0;
   {
-    std::ofstream out(tmp);
-    out << j.dump(2) << "\n";
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
     if (!out) {
+      const std::string why = errno ? std::strerror(errno) : "write failed";
       std::error_code ec;
       fs::remove(tmp, ec);
-      throw ge::Error("cannot write '" + path + "'");
+      throw ge::Error("cannot write '" + path + "': " + why);
     }
   }
-  fs::rename(tmp, path);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw ge::Error("cannot write '" + path + "': " + ec.message());
+  }
 }
+
+void write_json(const nlohmann::json& j, const std::string& path) { write_file_atomic(path, j.dump(2) + "\n"); }
 
 std::vector<ge::Tensor> read_inputs(const std::string& dir, const ge::Graph& g) {
   if (!fs::is_directory(dir)) throw ge::Error("--inputs: '" + dir + "' is not a directory");

@@ -69,7 +69,10 @@ nlohmann::json make_report(const std::string& model, const Compiled& c);
 /// The report's `schedule` key: Graph::schedule plus the cost model's calibration state ({} when
 /// the graph was not scheduled).
 nlohmann::json schedule_report(const ge::Graph& g, const ge::core::Environment* env, const std::string& backend);
-/// Writes JSON through a temporary file and a rename: never a half-written file.
+/// Writes `bytes` to `path` through `path`.tmp and a rename: never a half-written file. Throws
+/// ge::Error "cannot write 'path': <the OS reason>" (the temporary file removed).
+void write_file_atomic(const std::string& path, const std::string& bytes);
+/// write_file_atomic of the JSON (2-space indent, trailing newline).
 void write_json(const nlohmann::json& j, const std::string& path);
 
 /// input_K.pb files of DIR, one per graph input (K in graph-input order).

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
 
   gec::ProfileOptions prof;
   CLI::App* profile = app.add_subcommand("profile", "Run a model with per-node timing: top-K nodes, FLOP/s, memory, trace");
-  profile->add_option("model", model, "Model file (.onnx) or execution plan (.gep)")->required();
+  profile->add_option("model", model, "Model file (.onnx) or compiled plan (.gep, .om)")->required();
   profile->add_option("--iterations", prof.iterations, "Profiled runs (and as many unprofiled) after one warm-up (default 20)")
       ->check(CLI::PositiveNumber);
   profile->add_option("--top", prof.top, "Rows of the top table (default 10; 0 = all nodes)")->check(CLI::NonNegativeNumber);

@@ -92,13 +92,7 @@ void print_simulation_top(const ge::DeviceSimulation& s, size_t top) {
 
 void write_simulation_trace(const ge::DeviceSimulation& s, const std::string& path) {
   if (s.trace_json.empty()) throw ge::Error("the " + s.device + " simulator wrote no trace");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << s.trace_json;
-    if (!out) throw ge::Error("cannot write '" + path + "'");
-  }
-  std::rename(tmp.c_str(), path.c_str());
+  write_file_atomic(path, s.trace_json);
   std::printf("trace: %s (simulated %s: one track per stream and per core; open in Perfetto or chrome://tracing)\n",
               path.c_str(), s.device.c_str());
 }
