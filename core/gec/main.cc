@@ -106,6 +106,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A number CLI11 could not convert: said in the words of the range checks when one applies.
+    if (dynamic_cast<const CLI::ConversionError*>(&e)) {
+      try {
+        for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub);
+      } catch (const ge::Error& u) {
+        std::fprintf(stderr, "gec: error: %s\n", u.what());
+        return 2;
+      }
+    }
     // One line, exit 2, as every other gec error (README).
     std::string msg = e.what();
     for (char& ch : msg)
