@@ -1,7 +1,9 @@
 // gec and execution plans: `gec compile MODEL -o M.gep` writes one, `gec run M.gep` (and any
 // subcommand that calls load_plan_model) runs it without importing or compiling.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 
 #include "common.h"
 #include "ge/core/plan.h"
@@ -10,6 +12,23 @@
 namespace gec {
 
 namespace {
+/// A manifest key that only compiling reads (docs/manifest.md, "Plans"): every key of [compile]
+/// and of the compile stages' sections ([fusion], [simplify], [layout], [memory], [scheduler]),
+/// and every plugin option a compile pass declares (PassInfo::options of a pass that does not
+/// run at plan load), except ascend.soc_version, which loading an .om checks against its own.
+/// [backend] (threads), [registry] and [profiler] apply to a plan too.
+bool compile_time_key(const std::string& key, const ge::core::Environment& env) {
+  const std::string section = key.substr(0, key.find('.'));
+  static const std::set<std::string> compile_sections = {"compile", "fusion", "simplify", "layout", "memory", "scheduler"};
+  if (compile_sections.count(section)) return true;
+  if (key == "ascend.soc_version") return false;
+  for (auto& [p, src] : env.passes) {
+    const ge::PassInfo i = p->info();
+    if (!i.runtime_safe && std::find(i.options.begin(), i.options.end(), key) != i.options.end()) return true;
+  }
+  return false;
+}
+
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
@@ -17,10 +36,19 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 Compiled load_plan_model(const std::string& path, const ge::core::Environment& env, const CommonOptions& common) {
   Compiled c;
   // Compile-time settings cannot change a compiled plan: refuse them rather than ignore them.
-  if (!common.input_shapes.empty())
-    throw ge::Error("--input-shape applies when compiling; '" + path + "' is a compiled plan (compile the model with it)");
-  if (!common.disable.empty())
-    throw ge::Error("--disable applies when compiling; '" + path + "' is a compiled plan (compile the model with it)");
+  auto refuse = [&](const std::string& what) {
+    throw ge::Error(what + " applies when compiling; '" + path + "' is a compiled plan (compile the model with it)");
+  };
+  if (!common.input_shapes.empty()) refuse("--input-shape");
+  if (!common.disable.empty()) refuse("--disable");
+  if (!common.opt_level.empty()) refuse("-O");
+  if (!common.numerics.empty()) refuse("--numerics");
+  if (!common.scheduler.empty()) refuse("--scheduler");
+  if (!common.print_after.empty()) refuse("--print-after");
+  for (const std::string& s : common.sets) {
+    const std::string key = s.substr(0, s.find('='));
+    if (compile_time_key(key, env)) refuse("--set " + key);
+  }
   auto t0 = Clock::now();
   ge::core::PlanContents plan = ge::core::load_plan(path, env);
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.

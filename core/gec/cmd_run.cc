@@ -53,6 +53,18 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   std::string check_dir = sub.get_option("--check")->as<std::string>();
   std::string outputs_dir = sub.get_option("--outputs")->as<std::string>();
   std::string json_path = sub.get_option("--json")->as<std::string>();
+  // Writing the outputs into the reference folder would overwrite the references: refused
+  // before anything is loaded (the same folder however spelled: canonical paths, and the same
+  // file system entry when both exist).
+  if (!outputs_dir.empty() && !check_dir.empty()) {
+    std::error_code eo, ec;
+    const fs::path po = fs::weakly_canonical(outputs_dir, eo), pc = fs::weakly_canonical(check_dir, ec);
+    bool same = !eo && !ec && po == pc;
+    if (!same && fs::exists(outputs_dir, eo) && fs::exists(check_dir, ec)) same = fs::equivalent(outputs_dir, check_dir, ec) && !ec;
+    if (same)
+      throw ge::Error("--outputs '" + outputs_dir +
+                      "' is the --check directory: writing there would overwrite the reference outputs");
+  }
   int iterations = sub.get_option("--iterations")->as<int>();
   uint32_t seed = sub.get_option("--seed")->as<uint32_t>();
   ge::core::Tolerance tol;

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +28,8 @@ namespace gec {
 void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_option("--manifest", manifest, "Deployment manifest (TOML); default: the installed default.toml");
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off (default: GE_LOG_LEVEL or warn)");
-  app.add_option("--set", sets, "Set any manifest option: SECTION.KEY=VALUE (repeatable)");
+  app.add_option("--set", sets,
+                 "Set any manifest option: SECTION.KEY=VALUE (repeatable; on a compiled plan, compile-time keys are refused: README)");
   if (!compile_options) return;
   app.add_option("-O", opt_level, "Optimization level: -O0 .. -O3 (default: the manifest's, O2)")
       ->check(CLI::IsMember({"0", "1", "2", "3"}));
@@ -53,6 +56,48 @@ void CommonOptions::add_to(CLI::App& app, bool compile_options) {
   app.add_flag("--fail-on-pass-error", fail_on_pass_error, "Fail instead of undoing a pass that throws");
   app.add_flag("--keep-initializer-inputs", keep_initializer_inputs,
                "Keep initializers that are also graph inputs (old IR) as inputs instead of constants");
+}
+
+namespace {
+/// The text given to option `name` of `sub`, or nullptr when the subcommand has no such option
+/// or it was not given.
+const std::string* given(const CLI::App& sub, const std::string& name) {
+  const CLI::Option* o = sub.get_option_no_throw(name);
+  if (!o || !o->count() || o->results().empty()) return nullptr;
+  return &o->results().back();
+}
+
+void require_integer(const CLI::App& sub, const std::string& name, long long lo, long long hi, const std::string& note = "") {
+  const std::string* text = given(sub, name);
+  if (!text) return;
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(text->c_str(), &end, 10);
+  const bool ok = !text->empty() && end == text->c_str() + text->size() && errno == 0 && v >= lo && v <= hi;
+  if (ok) return;
+  std::string range = hi == std::numeric_limits<int>::max() ? "an integer ≥ " + std::to_string(lo)
+                                                                   : "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  throw ge::Error(name + " " + *text + ": must be " + range + note);
+}
+
+void require_finite_nonnegative(const CLI::App& sub, const std::string& name) {
+  const std::string* text = given(sub, name);
+  if (!text) return;
+  char* end = nullptr;
+  double v = std::strtod(text->c_str(), &end);
+  if (!text->empty() && end == text->c_str() + text->size() && std::isfinite(v) && v >= 0) return;
+  throw ge::Error(name + " " + *text + ": must be a finite number ≥ 0");
+}
+}  // namespace
+
+void check_numeric_options(const CLI::App& sub) {
+  require_integer(sub, "--threads", 0, std::numeric_limits<int>::max(), " (0 = the manifest's, else all cores)");
+  // gec profile measures at least one run; gec run's 0 means no timed runs.
+  require_integer(sub, "--iterations", sub.get_name() == "profile" ? 1 : 0, std::numeric_limits<int>::max());
+  require_integer(sub, "--requests", 0, std::numeric_limits<int>::max());
+  require_integer(sub, "--top", 0, std::numeric_limits<int>::max());
+  require_integer(sub, "--seed", 0, std::numeric_limits<uint32_t>::max());
+  for (const char* t : {"--max-rel-l2", "--rtol", "--atol"}) require_finite_nonnegative(sub, t);
 }
 
 std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked) {

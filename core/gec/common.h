@@ -42,6 +42,12 @@ struct CommonOptions {
   int thread_count(const ge::core::Environment& env) const;
 };
 
+/// Usage checks of the numeric options of a parsed subcommand (those it has and was given):
+/// --threads, --iterations, --requests, --top, --seed (integers in range) and the tolerances
+/// --max-rel-l2, --rtol, --atol (finite numbers >= 0). Throws ge::Error "NAME VALUE: must be ..."
+/// (gec exits 2), on the text as typed, before anything is loaded.
+void check_numeric_options(const CLI::App& sub);
+
 /// The refusal of `--backend asked` for a plan compiled for `plan_backend` (a plan runs on its own).
 std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked);
 

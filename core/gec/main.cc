@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
   run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
-  run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0)->check(CLI::NonNegativeNumber);
+  run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0);
   run->add_option("--json", "Write the report with the run figures as JSON (same as --report)")->default_str("");
   run->add_option("--seed", "Seed of random inputs")->default_val(0u);
   run->add_option("--max-rel-l2", "Bound on ||out-ref||/||ref|| per output; given without --rtol/--atol, the only criterion")->default_val(1e-5);
@@ -24,8 +24,7 @@ int main(int argc, char** argv) {
   run->add_option("--atol", "Elementwise absolute tolerance (default 1e-6 x max|ref| per output)");
   run->add_option("--requests", "Run M requests: through the schedule's pipeline stages when it has them, else back to "
                                 "back; reports throughput and per-request latency, checks every request")
-      ->default_val(0)
-      ->check(CLI::NonNegativeNumber);
+      ->default_val(0);
   bool run_sequential = false, run_baseline = false;  // read back through the options' counts in cmd_run
   run->add_flag("--sequential", run_sequential, "With --requests: back to back even when the schedule has pipeline stages");
   run->add_flag("--baseline", run_baseline,
@@ -77,9 +76,8 @@ int main(int argc, char** argv) {
   gec::ProfileOptions prof;
   CLI::App* profile = app.add_subcommand("profile", "Run a model with per-node timing: top-K nodes, FLOP/s, memory, trace");
   profile->add_option("model", model, "Model file (.onnx) or compiled plan (.gep, .om)")->required();
-  profile->add_option("--iterations", prof.iterations, "Profiled runs (and as many unprofiled) after one warm-up (default 20)")
-      ->check(CLI::PositiveNumber);
-  profile->add_option("--top", prof.top, "Rows of the top table (default 10; 0 = all nodes)")->check(CLI::NonNegativeNumber);
+  profile->add_option("--iterations", prof.iterations, "Profiled runs (and as many unprofiled) after one warm-up (default 20)");
+  profile->add_option("--top", prof.top, "Rows of the top table (default 10; 0 = all nodes)");
   profile->add_option("--trace", prof.trace, "Write a Chrome trace (Perfetto, chrome://tracing) to this file");
   profile->add_option("--json", prof.json, "Write the report with a 'profile' key to this file");
   profile->add_option("--peak-gflops", prof.peak_gflops, "Machine peak for efficiency (default: nominal from /proc/cpuinfo)");
@@ -108,6 +106,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A number CLI11 could not convert: said in the words of the range checks when one applies.
+    if (dynamic_cast<const CLI::ConversionError*>(&e)) {
+      try {
+        for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub);
+      } catch (const ge::Error& u) {
+        std::fprintf(stderr, "gec: error: %s\n", u.what());
+        return 2;
+      }
+    }
     // One line, exit 2, as every other gec error (README).
     std::string msg = e.what();
     for (char& ch : msg)
@@ -116,6 +123,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // Numbers CLI11 took as text (or as any int) are checked here, with the value as typed.
+    for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub);
     if (run->parsed()) return gec::cmd_run(model, common, *run);
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
@@ -126,6 +135,10 @@ int main(int argc, char** argv) {
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
   } catch (const ge::Error& e) {
     std::fprintf(stderr, "gec: error: %s\n", e.what());
+    return 2;
+  } catch (const CLI::ParseError& e) {
+    // An option read after parsing (get_option()->as<T>()) that does not convert: a usage error.
+    std::fprintf(stderr, "gec: error: %s (gec --help)\n", e.what());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gec: internal error: %s\n", e.what());

@@ -81,6 +81,8 @@ void check_names(const Environment& env, const CompileOptions& o) {
     for (auto& e : *o.fusion_enable) check(e, "[fusion] enable");
   if (o.only)
     for (auto& e : *o.only) check(e, "only");
+  for (auto& p : o.print_after)
+    if (p != "all") check(p, "--print-after");
 }
 
 /// Every key of the option sections must be read by some loaded pass (or the core itself).

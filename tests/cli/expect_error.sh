@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # expect_error.sh REGEX CMD ARGS... — passes when CMD exits with 1 or 2 (an error, not a crash),
-# prints nothing to stderr but one line, and that line matches REGEX (grep -E).
+# prints nothing to stderr but one line, and that line matches REGEX (grep -E). With EXPECT_RC
+# set, the exit code must be exactly that (2: a usage error).
 set -u
 regex=$1; shift
 err=$(mktemp)
@@ -9,6 +10,9 @@ rc=$?
 lines=$(grep -c '' "$err")
 msg=$(cat "$err")
 rm -f "$err"
+if [ -n "${EXPECT_RC:-}" ] && [ "$rc" -ne "$EXPECT_RC" ]; then
+  echo "expected exit code $EXPECT_RC, got $rc; stderr: $msg"; exit 1
+fi
 if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
   echo "expected exit code 1 or 2, got $rc; stderr: $msg"; exit 1
 fi
