@@ -100,6 +100,27 @@ void check_numeric_options(const CLI::App& sub) {
   for (const char* t : {"--max-rel-l2", "--rtol", "--atol"}) require_finite_nonnegative(sub, t);
 }
 
+void check_path_options(const CLI::App& sub) {
+  // Directories gec reads from: said now, in the words --inputs always used.
+  for (const char* name : {"--inputs", "--check"}) {
+    const std::string* text = given(sub, name);
+    std::error_code ec;
+    if (text && !text->empty() && !fs::is_directory(*text, ec)) throw ge::Error(std::string(name) + ": '" + *text + "' is not a directory");
+  }
+  // Files gec writes after compiling or running: a missing directory is said now, not after the
+  // work (and not after another output was already written). --outputs is created as needed.
+  for (const char* name : {"--report", "--json", "--trace", "--output"}) {
+    const std::string* text = given(sub, name);
+    if (!text || text->empty()) continue;
+    const fs::path p(*text);
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) throw ge::Error(std::string(name) + " '" + *text + "': is a directory, not a file");
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec))
+      throw ge::Error(std::string(name) + " '" + *text + "': directory '" + dir.string() + "' does not exist");
+  }
+}
+
 std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked) {
   return "--backend " + asked + ": plan '" + plan + "' was compiled for backend '" + plan_backend +
          "'; a compiled plan runs on its own backend (drop --backend, or recompile the model with --backend " + asked + ")";

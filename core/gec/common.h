@@ -47,6 +47,10 @@ struct CommonOptions {
 /// --max-rel-l2, --rtol, --atol (finite numbers >= 0). Throws ge::Error "NAME VALUE: must be ..."
 /// (gec exits 2), on the text as typed, before anything is loaded.
 void check_numeric_options(const CLI::App& sub);
+/// Path options refused before any work (ge::Error naming the option and the path): --inputs or
+/// --check that is not a directory; an output file (--report, --json, --trace, -o/--output)
+/// whose directory does not exist or that names a directory.
+void check_path_options(const CLI::App& sub);
 
 /// The refusal of `--backend asked` for a plan compiled for `plan_backend` (a plan runs on its own).
 std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked);

@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   }
   try {
     // Numbers CLI11 took as text (or as any int) are checked here, with the value as typed.
-    for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub);
+    for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub), gec::check_path_options(*sub);
     if (run->parsed()) return gec::cmd_run(model, common, *run);
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
