@@ -117,7 +117,8 @@ void check_path_options(const CLI::App& sub) {
     if (fs::is_directory(p, ec)) throw ge::Error(std::string(name) + " '" + *text + "': is a directory, not a file");
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec))
-      throw ge::Error(std::string(name) + " '" + *text + "': directory '" + dir.string() + "' does not exist");
+      throw ge::Error(std::string(name) + " '" + *text + "': " +
+                      (fs::exists(dir, ec) ? "'" + dir.string() + "' is not a directory" : "directory '" + dir.string() + "' does not exist"));
   }
 }
 
