@@ -59,16 +59,10 @@ std::vector<float> conv2d_tiled_c04(const Tensor& x, const Tensor& w, const std:
     for (int64_t oh = 0; oh < g.OH; ++oh)
       for (int64_t ow = 0; ow < g.OW; ++ow) {
         float* row = A.data() + (n * S + oh * g.OW + ow) * K;
-        for (int64_t kh = 0; kh < g.Kh; ++kh) {
-          const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
-          if (ih < 0 || ih >= g.H) continue;
-          for (int64_t kw = 0; kw < g.Kw; ++kw) {
-            const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
-            if (iw < 0 || iw >= g.W) continue;
-            const float* px = xs.data() + ((n * g.H + ih) * g.W + iw) * c0;
-            std::copy(px, px + c0, row + kidx(0, kh, kw));
-          }
-        }
+        for_each_input_tap(g, oh, ow, [&](int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
+          const float* px = xs.data() + ((n * g.H + ih) * g.W + iw) * c0;
+          std::copy(px, px + c0, row + kidx(0, kh, kw));
+        });
       }
   std::vector<float> init(static_cast<size_t>(O));
   for (int64_t o = 0; o < O; ++o) init[o] = bias.empty() ? 0.f : bias[o];

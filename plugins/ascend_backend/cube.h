@@ -60,21 +60,29 @@ void conv_gemm_b(const std::vector<float>& w, const ConvGeometry& g, int64_t gi,
           B[kidx(c, kh, kw) * Og + o] = w[(((gi * Og + o) * Cg + c) * g.Kh + kh) * g.Kw + kw];
 }
 
+/// Calls tap(kh, kw, ih, iw) for every kernel tap of output pixel (oh, ow) that lands inside the
+/// input (taps in the padding are skipped: their im2col entries stay zero).
+template <class Tap>
+void for_each_input_tap(const ConvGeometry& g, int64_t oh, int64_t ow, const Tap& tap) {
+  for (int64_t kh = 0; kh < g.Kh; ++kh) {
+    const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
+    if (ih < 0 || ih >= g.H) continue;
+    for (int64_t kw = 0; kw < g.Kw; ++kw) {
+      const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
+      if (iw >= 0 && iw < g.W) tap(kh, kw, ih, iw);
+    }
+  }
+}
+
 /// The im2col row of output pixel (n, oh, ow) for group gi (zero-filled by the caller):
 /// row[kidx(c, kh, kw)] = X[n][gi·C/group + c][ih][iw]; taps in the padding stay zero.
 template <class KIdx>
 void conv_im2col_row(const std::vector<float>& x, const ConvGeometry& g, int64_t gi, int64_t n, int64_t oh, int64_t ow,
                      const KIdx& kidx, float* row) {
   const int64_t Cg = g.C / g.group;
-  for (int64_t kh = 0; kh < g.Kh; ++kh) {
-    const int64_t ih = oh * g.stride_h - g.pad_t + kh * g.dil_h;
-    if (ih < 0 || ih >= g.H) continue;
-    for (int64_t kw = 0; kw < g.Kw; ++kw) {
-      const int64_t iw = ow * g.stride_w - g.pad_l + kw * g.dil_w;
-      if (iw < 0 || iw >= g.W) continue;
-      for (int64_t c = 0; c < Cg; ++c) row[kidx(c, kh, kw)] = x[((n * g.C + gi * Cg + c) * g.H + ih) * g.W + iw];
-    }
-  }
+  for_each_input_tap(g, oh, ow, [&](int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
+    for (int64_t c = 0; c < Cg; ++c) row[kidx(c, kh, kw)] = x[((n * g.C + gi * Cg + c) * g.H + ih) * g.W + iw];
+  });
 }
 
 /// Convolution of X [N,C,H,W] with W [O,C/group,Kh,Kw] plus bias (may be empty), via im2col and
