@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ascend_harness.h"
+#include "cycle_test_util.h"
 #include "cycle_model.h"
 #include "device_model.h"
 #include "platform.h"
@@ -19,20 +20,8 @@
 namespace ge::ascend {
 namespace {
 
-Platform p910() { return load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A"); }
-
-TaskWork matmul_work(const CubeTiling& t) {
-  TaskWork w;
-  w.op_type = "MatMul";
-  w.engine = "cube";
-  w.tiling = encode(t);
-  w.block_dim = t.block_dim;
-  w.input0_bytes = 2.0 * t.M * t.K;
-  w.input_bytes = w.input0_bytes + 2.0 * t.K * t.N;
-  w.output_bytes = 2.0 * t.M * t.N;
-  w.who = "test MatMul";
-  return w;
-}
+using test::matmul_work;
+using test::p910;
 
 // One panel of A (256 × K) stays in L1 (k_l1 = K) and every core streams B tiles 128 wide: per
 // tile the Cube needs 16·8·(640/16) = 5120 cycles and MTE2 reads 640·128·2 B at 32 B/cycle = 5120

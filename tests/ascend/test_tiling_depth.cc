@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ascend_harness.h"
+#include "cycle_test_util.h"
 #include "cube.h"
 #include "cycle_model.h"
 #include "platform.h"
@@ -20,20 +21,8 @@
 namespace ge::ascend {
 namespace {
 
-Platform p910() { return load_platform(GE_ASCEND_PLATFORM_DIR, "Ascend910A"); }
-
-TaskWork matmul_work(const CubeTiling& t) {
-  TaskWork w;
-  w.op_type = "MatMul";
-  w.engine = "cube";
-  w.tiling = encode(t);
-  w.block_dim = t.block_dim;
-  w.input0_bytes = 2.0 * t.batch * t.M * t.K;
-  w.input_bytes = w.input0_bytes + 2.0 * t.batch * t.K * t.N;
-  w.output_bytes = 2.0 * t.batch * t.M * t.N;
-  w.who = "test MatMul";
-  return w;
-}
+using test::matmul_work;
+using test::p910;
 
 double mte2(const TaskCycles& c) {
   double s = 0;
