@@ -1,0 +1,104 @@
+// plugins/cpu_backend/elementwise_compare.cc — comparisons (Equal, Less, LessOrEqual, Greater,
+// GreaterOrEqual: bool outputs), logical ops (And, Or, Xor on bool) and the ternary Where, all
+// with numpy multidirectional broadcasting (ONNX docs/Broadcasting.md).
+#include "broadcast.h"
+#include "elementwise_common.h"
+
+namespace ge::cpu {
+namespace {
+
+// IEEE comparisons: any comparison with NaN is false (np.equal, np.less, ...).
+struct EqualOp {
+  template <class T> bool operator()(T a, T b) const { return a == b; }
+};
+struct LessOp {
+  template <class T> bool operator()(T a, T b) const { return a < b; }
+};
+struct LessOrEqualOp {
+  template <class T> bool operator()(T a, T b) const { return a <= b; }
+};
+struct GreaterOp {
+  template <class T> bool operator()(T a, T b) const { return a > b; }
+};
+struct GreaterOrEqualOp {
+  template <class T> bool operator()(T a, T b) const { return a >= b; }
+};
+struct AndOp {
+  bool operator()(bool a, bool b) const { return a && b; }
+};
+struct OrOp {
+  bool operator()(bool a, bool b) const { return a || b; }
+};
+struct XorOp {
+  bool operator()(bool a, bool b) const { return a != b; }
+};
+
+template <class Op> Op no_attrs(const KernelBuildContext&) { return Op{}; }
+
+/// Where-16: out = cond ? X : Y over a four-operand plan (out, cond, X, Y). Elements are moved
+/// as bits, so every dtype of a fixed size works.
+template <class U>
+class WhereKernel final : public Kernel {
+ public:
+  WhereKernel(loops::LoopPlan plan, int threads) : plan_(std::move(plan)), threads_(threads) {}
+  void run(KernelIO& io) override {
+    const bool* c = io.inputs[0].data_as<bool>();
+    const U* x = static_cast<const U*>(io.inputs[1].data());
+    const U* y = static_cast<const U*>(io.inputs[2].data());
+    U* out = static_cast<U*>(io.outputs[0].data());
+    const int64_t sc = plan_.inner_stride(1), sx = plan_.inner_stride(2), sy = plan_.inner_stride(3);
+    loops::for_each_row(plan_, threads_, [&](const int64_t* off, int64_t n) {
+      U* o = out + off[0];
+      const bool* cr = c + off[1];
+      const U* xr = x + off[2];
+      const U* yr = y + off[3];
+      if (sc == 1 && sx == 1 && sy == 1) {
+        for (int64_t j = 0; j < n; ++j) o[j] = cr[j] ? xr[j] : yr[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) o[j] = cr[j * sc] ? xr[j * sx] : yr[j * sy];
+      }
+    });
+  }
+  std::string impl_name() const override { return "cpu:Where"; }
+
+ private:
+  loops::LoopPlan plan_;
+  int threads_;
+};
+
+std::unique_ptr<Kernel> make_where(const KernelBuildContext& ctx) {
+  if (ctx.input_type(0) != DataType::Bool) unsupported_node_dtype(ctx, ctx.input_type(0), "condition");
+  const DataType t = ctx.input_type(1);
+  if (ctx.input_type(2) != t) {
+    throw InvalidGraphError(ctx.node.describe() + ": X and Y have different dtypes " + std::string(dtype_name(t)) +
+                            " and " + std::string(dtype_name(ctx.input_type(2))));
+  }
+  auto plan = loops::broadcast_plan(ctx.output_shape(0), {ctx.input_shape(0), ctx.input_shape(1), ctx.input_shape(2)},
+                                    ctx.node.describe());
+  std::unique_ptr<Kernel> k;
+  if (t == DataType::String || dtype_size(t) == 0) unsupported_node_dtype(ctx, t);
+  loops::dispatch_bits(t, "Where", [&](auto tag) {
+    k = std::make_unique<WhereKernel<typename decltype(tag)::type>>(std::move(plan), ctx.threads);
+  });
+  return k;
+}
+
+// Equal-13 also takes bool; the order comparisons take every numeric type.
+using EqualTypes = AllTypes;
+
+}  // namespace
+
+void register_compare_kernels(Registrar& r) {
+  add_cpu_kernel(r, "Equal", binary_factory<EqualOp, bool>("Equal", EqualTypes{}, no_attrs<EqualOp>));
+  add_cpu_kernel(r, "Less", binary_factory<LessOp, bool>("Less", AnyNumericTypes{}, no_attrs<LessOp>));
+  add_cpu_kernel(r, "LessOrEqual", binary_factory<LessOrEqualOp, bool>("LessOrEqual", AnyNumericTypes{}, no_attrs<LessOrEqualOp>));
+  add_cpu_kernel(r, "Greater", binary_factory<GreaterOp, bool>("Greater", AnyNumericTypes{}, no_attrs<GreaterOp>));
+  add_cpu_kernel(r, "GreaterOrEqual",
+                 binary_factory<GreaterOrEqualOp, bool>("GreaterOrEqual", AnyNumericTypes{}, no_attrs<GreaterOrEqualOp>));
+  add_cpu_kernel(r, "And", binary_factory<AndOp, bool>("And", Types<bool>{}, no_attrs<AndOp>));
+  add_cpu_kernel(r, "Or", binary_factory<OrOp, bool>("Or", Types<bool>{}, no_attrs<OrOp>));
+  add_cpu_kernel(r, "Xor", binary_factory<XorOp, bool>("Xor", Types<bool>{}, no_attrs<XorOp>));
+  add_cpu_kernel(r, "Where", make_where);
+}
+
+}  // namespace ge::cpu
