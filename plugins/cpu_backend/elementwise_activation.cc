@@ -6,96 +6,12 @@
 #include <type_traits>
 
 #include "elementwise_common.h"
+#include "elementwise_ops.h"
 #include "vecmath.h"
 
 namespace ge::cpu {
 namespace {
-
-/// Relu-14: y = max(0, x). Written as a select so NaN propagates like np.maximum does in the
-/// reference, and so it vectorizes to a compare + blend.
-struct ReluOp {
-  template <class T> T operator()(T x) const { return x < T(0) ? T(0) : x; }
-};
-/// Sigmoid-13: y = 1 / (1 + exp(-x)). For x << 0, exp(-x) overflows to +inf and y is the
-/// correct limit 0, so no special case is needed. float32 runs vectorized (vecmath.h).
-struct SigmoidOp {
-  template <class T> T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); }
-  void bulk(const float* x, float* y, int64_t n) const { vec::sigmoid(x, y, n); }
-};
-struct TanhOp {
-  template <class T> T operator()(T x) const { return std::tanh(x); }
-  void bulk(const float* x, float* y, int64_t n) const { vec::tanh(x, y, n); }
-};
-/// LeakyRelu-16: x < 0 ? alpha x : x (alpha default 0.01).
-struct LeakyReluOp {
-  float alpha = 0.01f;
-  template <class T> T operator()(T x) const { return x < T(0) ? static_cast<T>(alpha) * x : x; }
-};
-/// Elu-6: x < 0 ? alpha (exp(x) - 1) : x (alpha default 1).
-struct EluOp {
-  float alpha = 1.f;
-  template <class T> T operator()(T x) const { return x < T(0) ? static_cast<T>(alpha) * std::expm1(x) : x; }
-};
-/// Selu-6: gamma (x > 0 ? x : alpha (exp(x) - 1)); defaults are the float32 values of the
-/// constants of Klambauer et al. 2017 that the schema states.
-struct SeluOp {
-  float alpha = 1.67326319217681884765625f, gamma = 1.05070102214813232421875f;
-  template <class T> T operator()(T x) const {
-    return static_cast<T>(gamma) * (x > T(0) ? x : static_cast<T>(alpha) * std::expm1(x));
-  }
-};
-/// Celu-12: max(0, x) + min(0, alpha (exp(x / alpha) - 1)) (alpha default 1).
-struct CeluOp {
-  float alpha = 1.f;
-  template <class T> T operator()(T x) const {
-    const T a = static_cast<T>(alpha);
-    return x > T(0) ? x : a * std::expm1(x / a);
-  }
-};
-/// ThresholdedRelu-10: x > alpha ? x : 0 (alpha default 1).
-struct ThresholdedReluOp {
-  float alpha = 1.f;
-  template <class T> T operator()(T x) const { return x > static_cast<T>(alpha) ? x : T(0); }
-};
-/// HardSigmoid-6: max(0, min(1, alpha x + beta)) (alpha 0.2, beta 0.5).
-struct HardSigmoidOp {
-  float alpha = 0.2f, beta = 0.5f;
-  template <class T> T operator()(T x) const {
-    const T v = static_cast<T>(alpha) * x + static_cast<T>(beta);
-    return v < T(0) ? T(0) : (v > T(1) ? T(1) : v);
-  }
-};
-/// HardSwish-14: x * max(0, min(1, x / 6 + 1 / 2)).
-struct HardSwishOp {
-  template <class T> T operator()(T x) const {
-    const T v = x / T(6) + T(0.5);
-    return x * (v < T(0) ? T(0) : (v > T(1) ? T(1) : v));
-  }
-};
-/// Softplus-1: log(1 + exp(x)), written as max(x, 0) + log1p(exp(-|x|)) so it neither
-/// overflows for large x nor loses the small values for very negative x.
-struct SoftplusOp {
-  template <class T> T operator()(T x) const {
-    return (x > T(0) ? x : T(0)) + std::log1p(std::exp(-std::fabs(x)));
-  }
-};
-/// Softsign-1: x / (1 + |x|).
-struct SoftsignOp {
-  template <class T> T operator()(T x) const { return x / (T(1) + std::fabs(x)); }
-};
-/// Shrink-9 (every numeric type): x < -lambd ? x + bias : x > lambd ? x - bias : 0, computed
-/// with the float attributes as ORT's shrink.cc does, the result cast back to the input type.
-struct ShrinkOp {
-  float bias = 0.f, lambd = 0.5f;
-  template <class T> T operator()(T x) const {
-    using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
-    const C v = static_cast<C>(x);
-    if (v < -static_cast<C>(lambd)) return static_cast<T>(v + static_cast<C>(bias));
-    if (v > static_cast<C>(lambd)) return static_cast<T>(v - static_cast<C>(bias));
-    return T(0);
-  }
-};
-
+using namespace ops;
 float attr(const KernelBuildContext& c, const char* name, float dflt) { return c.node.attrs.get_float(name, dflt); }
 
 /// PRelu-16: x < 0 ? slope x : x, slope broadcast unidirectionally to x (ONNX

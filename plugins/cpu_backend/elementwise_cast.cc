@@ -69,7 +69,13 @@ class CastKernel final : public Kernel {
     const S* x = io.inputs[0].data_as<S>();
     D* y = io.outputs[0].data_as<D>();
     loops::parallel_chunks(io.outputs[0].numel(), threads_, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) y[i] = cast_value<D>(x[i]);
+      if constexpr (std::is_same_v<S, half> && std::is_same_v<D, float>) {
+        widen(x + b, y + b, e - b);
+      } else if constexpr (std::is_same_v<S, float> && std::is_same_v<D, half>) {
+        narrow(x + b, y + b, e - b);
+      } else {
+        for (int64_t i = b; i < e; ++i) y[i] = cast_value<D>(x[i]);
+      }
     });
   }
   std::string impl_name() const override {

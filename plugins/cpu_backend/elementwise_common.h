@@ -9,6 +9,7 @@
 
 #include "broadcast.h"
 #include "half.h"
+#include "vecmath.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/kernel.h"
 #include "ge/sdk/plugin.h"
@@ -91,6 +92,17 @@ inline bool has_io_input(const KernelIO& io, size_t i) {
   return i < io.inputs.size() && io.inputs[i].data() != nullptr;
 }
 
+/// Widens n stored elements to their compute type (float16 with the vector conversions).
+template <class T> void widen(const T* x, wide_t<T>* y, int64_t n) {
+  if constexpr (std::is_same_v<T, half>) vec::half_to_float(reinterpret_cast<const uint16_t*>(x), y, n);
+  else for (int64_t i = 0; i < n; ++i) y[i] = Wide<T>::in(x[i]);
+}
+/// Rounds n compute-type values back to the stored type.
+template <class T> void narrow(const wide_t<T>* x, T* y, int64_t n) {
+  if constexpr (std::is_same_v<T, half>) vec::float_to_half(x, reinterpret_cast<uint16_t*>(y), n);
+  else for (int64_t i = 0; i < n; ++i) y[i] = Wide<T>::out(x[i]);
+}
+
 /// y[i] = op(x[i]) for i < n. A 16-bit float operand is widened to float32 in blocks on the
 /// stack; an Op with bulk(const float*, float*, n) (the vectorized transcendentals of
 /// vecmath.h) gets whole blocks, otherwise the loop is a plain per-element one that GCC
@@ -111,9 +123,9 @@ void map_elements(const Op& op, const TI* x, TO* y, int64_t n) {
     CO yb[kChunk];
     for (int64_t b = 0; b < n; b += kChunk) {
       const int64_t m = std::min(kChunk, n - b);
-      for (int64_t i = 0; i < m; ++i) xb[i] = Wide<TI>::in(x[b + i]);
+      widen(x + b, xb, m);
       map_elements<CI, CO>(op, xb, yb, m);
-      for (int64_t i = 0; i < m; ++i) y[b + i] = Wide<TO>::out(yb[i]);
+      narrow(yb, y + b, m);
     }
   }
 }

@@ -9,29 +9,11 @@
 #include <vector>
 
 #include "elementwise_common.h"
+#include "elementwise_ops.h"
 
 namespace ge::cpu {
 namespace {
-
-/// np.minimum / np.maximum: a NaN in either operand gives NaN (ORT's Min/Max do the same).
-struct MinOp {
-  template <class T> T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return b < a ? b : a;
-  }
-};
-struct MaxOp {
-  template <class T> T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a < b ? b : a;
-  }
-};
+using namespace ops;
 struct AddOp {
   template <class T> T operator()(T a, T b) const { return static_cast<T>(a + b); }
 };

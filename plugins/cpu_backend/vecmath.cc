@@ -12,6 +12,8 @@
 
 #include <cmath>
 
+#include "ge/sdk/tensor.h"
+
 // GCC 12 reports its own _mm512_undefined_ps() in the masked intrinsics as maybe-uninitialized
 // (a false positive); returning __m512 from the target-attributed helpers is not an ABI
 // boundary since they are inlined into the AVX-512 loops.
@@ -133,6 +135,20 @@ GE_MAP16(tanh_avx512, tanh16)
 GE_MAP16(erf_avx512, erf16)
 #undef GE_MAP16
 
+GE_AVX512 void half_to_float_avx512(const uint16_t* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
+  for (; i < n; ++i) y[i] = ge::half_to_float(x[i]);
+}
+GE_AVX512 void float_to_half_avx512(const float* x, uint16_t* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i),
+                        _mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  for (; i < n; ++i) y[i] = ge::float_to_half(x[i]);
+}
+
 const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 
 }  // namespace
@@ -158,6 +174,15 @@ void tanh(const float* x, float* y, int64_t n) {
 void erf(const float* x, float* y, int64_t n) {
   if (kAvx512) return erf_avx512(x, y, n);
   for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+}
+
+void half_to_float(const uint16_t* x, float* y, int64_t n) {
+  if (kAvx512) return half_to_float_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = ge::half_to_float(x[i]);
+}
+void float_to_half(const float* x, uint16_t* y, int64_t n) {
+  if (kAvx512) return float_to_half_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = ge::float_to_half(x[i]);
 }
 
 }  // namespace ge::cpu::vec

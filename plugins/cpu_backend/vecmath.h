@@ -13,6 +13,9 @@ void log(const float* x, float* y, int64_t n);
 void sigmoid(const float* x, float* y, int64_t n);  ///< 1 / (1 + exp(-x))
 void tanh(const float* x, float* y, int64_t n);
 void erf(const float* x, float* y, int64_t n);
+/// IEEE binary16 <-> float32 (round to nearest even), with the AVX-512 F16C conversions.
+void half_to_float(const uint16_t* x, float* y, int64_t n);
+void float_to_half(const float* x, uint16_t* y, int64_t n);
 /// True when the AVX-512 code runs (for benchmark labels).
 bool has_avx512();
 
