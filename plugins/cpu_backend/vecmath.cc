@@ -101,7 +101,8 @@ GE_AVX512 inline __m512 with_sign_of(__m512 mag, __m512 x) {
 GE_AVX512 inline __m512 tanh16(__m512 x) {
   const __m512 a = abs16(x);
   const __m512 z = _mm512_mul_ps(x, x);
-  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(horner(z, kTanhP), z), x, x);
+  // x + x^3 P(x^2), given x's sign so that tanh(-0) = -0.
+  const __m512 small = with_sign_of(abs16(_mm512_fmadd_ps(_mm512_mul_ps(horner(z, kTanhP), z), x, x)), x);
   const __m512 e = exp16(_mm512_add_ps(a, a));
   const __m512 large = with_sign_of(_mm512_sub_ps(v(1.f), _mm512_div_ps(v(2.f), _mm512_add_ps(e, v(1.f)))), x);
   return _mm512_mask_mov_ps(large, _mm512_cmp_ps_mask(a, v(0.625f), _CMP_LT_OQ), small);
