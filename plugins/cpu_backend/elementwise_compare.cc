@@ -3,6 +3,7 @@
 // with numpy multidirectional broadcasting (ONNX docs/Broadcasting.md).
 #include "broadcast.h"
 #include "elementwise_common.h"
+#include "vecmath.h"
 
 namespace ge::cpu {
 namespace {
@@ -54,6 +55,12 @@ class WhereKernel final : public Kernel {
       const bool* cr = c + off[1];
       const U* xr = x + off[2];
       const U* yr = y + off[3];
+      if constexpr (sizeof(U) == 4) {
+        // The common case, a contiguous condition over 4-byte elements: AVX-512 blend.
+        if (sc == 1 && vec::select32(cr, reinterpret_cast<const uint32_t*>(xr), sx, reinterpret_cast<const uint32_t*>(yr), sy,
+                                     reinterpret_cast<uint32_t*>(o), n))
+          return;
+      }
       switch (form) {
         case 0: return row<0, 0, 0>(o, cr, xr, yr, n);
         case 1: return row<0, 0, 1>(o, cr, xr, yr, n);

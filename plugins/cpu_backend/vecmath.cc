@@ -20,7 +20,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-#define GE_AVX512 __attribute__((target("avx512f,avx512dq")))
+#define GE_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
 
 namespace ge::cpu::vec {
 namespace {
@@ -150,7 +150,22 @@ GE_AVX512 void float_to_half_avx512(const float* x, uint16_t* y, int64_t n) {
   for (; i < n; ++i) y[i] = ge::float_to_half(x[i]);
 }
 
-const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+GE_AVX512 void select32_avx512(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy,
+                               uint32_t* o, int64_t n) {
+  const __m512i xs = _mm512_set1_epi32(static_cast<int>(x[0])), ys = _mm512_set1_epi32(static_cast<int>(y[0]));
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __mmask16 m = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + i)), _mm_set1_epi8(1));
+    const __m512i xv = sx ? _mm512_loadu_si512(x + i) : xs;
+    const __m512i yv = sy ? _mm512_loadu_si512(y + i) : ys;
+    _mm512_storeu_si512(o + i, _mm512_mask_blend_epi32(m, yv, xv));
+  }
+  for (; i < n; ++i) o[i] = c[i] ? x[i * sx] : y[i * sy];
+}
+
+// F, DQ, BW and VL together: every AVX-512 server core since Skylake-SP has them.
+const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                     __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
 
 }  // namespace
 
@@ -175,6 +190,12 @@ void tanh(const float* x, float* y, int64_t n) {
 void erf(const float* x, float* y, int64_t n) {
   if (kAvx512) return erf_avx512(x, y, n);
   for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+}
+
+bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n) {
+  if (!kAvx512) return false;
+  select32_avx512(c, x, sx, y, sy, o, n);
+  return true;
 }
 
 void half_to_float(const uint16_t* x, float* y, int64_t n) {

@@ -16,6 +16,9 @@ void erf(const float* x, float* y, int64_t n);
 /// IEEE binary16 <-> float32 (round to nearest even), with the AVX-512 F16C conversions.
 void half_to_float(const uint16_t* x, float* y, int64_t n);
 void float_to_half(const float* x, uint16_t* y, int64_t n);
+/// o[j] = c[j] ? x[j * sx] : y[j * sy] on 4-byte elements, sx and sy 0 (a broadcast scalar)
+/// or 1; c holds 0/1 bytes. Returns false (nothing written) when the CPU lacks AVX-512.
+bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n);
 /// True when the AVX-512 code runs (for benchmark labels).
 bool has_avx512();
 
