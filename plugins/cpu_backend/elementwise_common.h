@@ -242,12 +242,12 @@ KernelFactory unary_factory(const std::string& op, TypeList types) {
 
 // Per-family registration functions (called by register_elementwise_kernels and
 // register_tensor_kernels).
-void register_binary_kernels(Registrar& r);      // Add Sub Mul Div Pow
-void register_unary_kernels(Registrar& r);       // Sqrt Erf
-void register_activation_kernels(Registrar& r);  // Relu Sigmoid Clip
+void register_binary_kernels(Registrar& r);      // Add Sub Mul Div Pow Mod BitShift
+void register_unary_kernels(Registrar& r);       // Abs Neg ... Sqrt Erf, trigonometric, IsNaN IsInf Not
+void register_activation_kernels(Registrar& r);  // Relu LeakyRelu PRelu Elu ... Sigmoid Tanh Clip
 void register_sum_kernels(Registrar& r);         // Sum
 void register_variadic_kernels(Registrar& r);    // Min Max Mean
-void register_compare_kernels(Registrar& r);     // Equal Less Greater ... And Or Xor Not Where
+void register_compare_kernels(Registrar& r);     // Equal Less Greater ... And Or Xor Where
 void register_cast_kernels(Registrar& r);        // Cast CastLike
 void register_shape_kernels(Registrar& r);       // Reshape Flatten Squeeze Unsqueeze Identity Dropout
 void register_transpose_kernels(Registrar& r);   // Transpose
