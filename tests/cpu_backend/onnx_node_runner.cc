@@ -69,6 +69,7 @@ Attributes to_attrs(const onnx::NodeProto& n) {
       case onnx::AttributeProto::STRING: a.set(at.name(), at.s()); break;
       case onnx::AttributeProto::INTS: a.set(at.name(), std::vector<int64_t>(at.ints().begin(), at.ints().end())); break;
       case onnx::AttributeProto::FLOATS: a.set(at.name(), std::vector<float>(at.floats().begin(), at.floats().end())); break;
+      case onnx::AttributeProto::STRINGS: a.set(at.name(), std::vector<std::string>(at.strings().begin(), at.strings().end())); break;
       case onnx::AttributeProto::TENSOR: a.set(at.name(), to_tensor(at.t())); break;
       default: throw UnsupportedError("runner: attribute kind of " + at.name());
     }
@@ -111,9 +112,26 @@ void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vect
     node_in.push_back(it->second);
     if (weights_constant && i > 0) consts.insert(i);
   }
+  // Node outputs in order; output_K.pb is the K-th graph output, an unnamed node output is
+  // omitted (LSTM's Y in ['', 'Y_h']).
+  std::map<std::string, size_t> want_of;
+  for (int k = 0; k < m.graph().output_size() && k < static_cast<int>(want.size()); ++k)
+    want_of[m.graph().output(k).name()] = static_cast<size_t>(k);
   std::vector<test::OutSpec> outs;
-  for (const Tensor& w : want) outs.push_back({w.dtype(), w.shape()});
-  std::vector<Tensor> got = h.run(n.op_type(), node_in, outs, to_attrs(n), opset, consts);
+  std::vector<size_t> node_out;  // node output index of want[k]
+  node_out.resize(want.size());
+  for (int i = 0; i < n.output_size(); ++i) {
+    auto it = want_of.find(n.output(i));
+    if (n.output(i).empty() || it == want_of.end()) {
+      outs.push_back({DataType::Undefined, Shape{}});
+      continue;
+    }
+    outs.push_back({want[it->second].dtype(), want[it->second].shape()});
+    node_out[it->second] = static_cast<size_t>(i);
+  }
+  std::vector<Tensor> got_node = h.run(n.op_type(), node_in, outs, to_attrs(n), opset, consts);
+  std::vector<Tensor> got;
+  for (size_t k = 0; k < want.size(); ++k) got.push_back(got_node[node_out[k]]);
   for (size_t k = 0; k < want.size(); ++k) {
     if (got[k].shape() != want[k].shape()) throw Error("output " + std::to_string(k) + " shape " + got[k].shape().str() + " vs " + want[k].shape().str());
     for (int64_t i = 0; i < want[k].numel(); ++i) {
@@ -134,6 +152,7 @@ int main(int argc, char** argv) {
     cpu::register_norm_kernels(r);
     cpu::register_pool_kernels(r);
     cpu::register_reduce_kernels(r);
+    cpu::register_nn_kernels(r);
   });
   int fails = 0, passes = 0, unsupported = 0;
   for (int a = 1; a < argc; ++a) {

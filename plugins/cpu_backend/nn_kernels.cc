@@ -1,0 +1,17 @@
+// plugins/cpu_backend/nn_kernels.cc — registers the neural-network op families that have no
+// entry of their own in kernels.h (one line there and in plugin.cc for all of them).
+#include "kernels.h"
+
+namespace ge::cpu {
+
+void register_conv_transpose_kernels(Registrar& r);  // conv_transpose.cc: ConvTranspose
+void register_resize_kernels(Registrar& r);          // resize.cc: Resize, Upsample
+void register_rnn_kernels(Registrar& r);             // rnn.cc: RNN, GRU, LSTM
+
+void register_nn_kernels(Registrar& r) {
+  register_conv_transpose_kernels(r);
+  register_resize_kernels(r);
+  register_rnn_kernels(r);
+}
+
+}  // namespace ge::cpu
