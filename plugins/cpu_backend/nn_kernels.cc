@@ -7,11 +7,13 @@ namespace ge::cpu {
 void register_conv_transpose_kernels(Registrar& r);  // conv_transpose.cc: ConvTranspose
 void register_resize_kernels(Registrar& r);          // resize.cc: Resize, Upsample
 void register_rnn_kernels(Registrar& r);             // rnn.cc: RNN, GRU, LSTM
+void register_normalization_kernels(Registrar& r);   // normalization.cc: LayerNormalization, InstanceNormalization, LRN, LpNormalization, MeanVarianceNormalization
 
 void register_nn_kernels(Registrar& r) {
   register_conv_transpose_kernels(r);
   register_resize_kernels(r);
   register_rnn_kernels(r);
+  register_normalization_kernels(r);
 }
 
 }  // namespace ge::cpu
