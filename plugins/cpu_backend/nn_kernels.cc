@@ -8,12 +8,14 @@ void register_conv_transpose_kernels(Registrar& r);  // conv_transpose.cc: ConvT
 void register_resize_kernels(Registrar& r);          // resize.cc: Resize, Upsample
 void register_rnn_kernels(Registrar& r);             // rnn.cc: RNN, GRU, LSTM
 void register_normalization_kernels(Registrar& r);   // normalization.cc: LayerNormalization, InstanceNormalization, LRN, LpNormalization, MeanVarianceNormalization
+void register_loss_kernels(Registrar& r);            // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
 void register_nn_kernels(Registrar& r) {
   register_conv_transpose_kernels(r);
   register_resize_kernels(r);
   register_rnn_kernels(r);
   register_normalization_kernels(r);
+  register_loss_kernels(r);
 }
 
 }  // namespace ge::cpu
