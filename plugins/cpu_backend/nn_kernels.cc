@@ -9,6 +9,8 @@ void register_resize_kernels(Registrar& r);          // resize.cc: Resize, Upsam
 void register_rnn_kernels(Registrar& r);             // rnn.cc: RNN, GRU, LSTM
 void register_normalization_kernels(Registrar& r);   // normalization.cc: LayerNormalization, InstanceNormalization, LRN, LpNormalization, MeanVarianceNormalization
 void register_loss_kernels(Registrar& r);            // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void register_signal_kernels(Registrar& r);          // signal.cc: Hann/Hamming/BlackmanWindow, MelWeightMatrix, DFT, STFT
+void register_det_kernels(Registrar& r);             // det.cc: Det
 
 void register_nn_kernels(Registrar& r) {
   register_conv_transpose_kernels(r);
@@ -16,6 +18,8 @@ void register_nn_kernels(Registrar& r) {
   register_rnn_kernels(r);
   register_normalization_kernels(r);
   register_loss_kernels(r);
+  register_signal_kernels(r);
+  register_det_kernels(r);
 }
 
 }  // namespace ge::cpu
