@@ -11,6 +11,9 @@ void register_normalization_kernels(Registrar& r);   // normalization.cc: LayerN
 void register_loss_kernels(Registrar& r);            // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void register_signal_kernels(Registrar& r);          // signal.cc: Hann/Hamming/BlackmanWindow, MelWeightMatrix, DFT, STFT
 void register_det_kernels(Registrar& r);             // det.cc: Det
+void register_grid_sample_kernels(Registrar& r);     // grid_sample.cc: GridSample
+void register_roi_kernels(Registrar& r);             // roi.cc: RoiAlign, MaxRoiPool
+void register_lp_pool_kernels(Registrar& r);         // pool_lp.cc: LpPool, GlobalLpPool, MaxUnpool
 
 void register_nn_kernels(Registrar& r) {
   register_conv_transpose_kernels(r);
@@ -20,6 +23,9 @@ void register_nn_kernels(Registrar& r) {
   register_loss_kernels(r);
   register_signal_kernels(r);
   register_det_kernels(r);
+  register_grid_sample_kernels(r);
+  register_roi_kernels(r);
+  register_lp_pool_kernels(r);
 }
 
 }  // namespace ge::cpu

@@ -181,3 +181,62 @@ TEST(ConvTranspose, OutputShapeDisagreeingWithAttributesIsRefused) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// ---------------------------------------------------------------- pools and LpNormalization
+
+std::vector<Tensor> run_nn(const std::string& op, const std::vector<Tensor>& in, Shape out, Attributes a, int64_t opset = 11) {
+  KernelHarness h(cpu::register_nn_kernels);
+  return h.run(op, in, {OutSpec{DataType::Float32, out}}, a, opset);
+}
+
+TEST(LpPool, L2WindowsWithPadding) {
+  // sqrt(0² + 3²) (pad), sqrt(3² + 4²), sqrt(4² + 0²)
+  auto y = run_nn("LpPool", {f32({1, 1, 3}, {3.f, 4.f, 0.f})}, {1, 1, 3},
+                  attrs({{"kernel_shape", Ints{2}}, {"pads", Ints{1, 0}}, {"p", int64_t{2}}}));
+  expect_near(y[0], {3.f, 5.f, 4.f});
+}
+
+TEST(GlobalLpPool, L1OverThePlane) {
+  auto y = run_nn("GlobalLpPool", {f32({1, 2, 2, 2}, {1, -2, 3, -4, 0.5f, 0.5f, 0, -1})}, {1, 2, 1, 1}, attrs({{"p", int64_t{1}}}));
+  expect_near(y[0], {10.f, 2.f});
+}
+
+TEST(LpNormalization, P1AndP2AlongAxes) {
+  expect_near(run_nn("LpNormalization", {f32({1, 2}, {1.f, -3.f})}, {1, 2}, attrs({{"p", int64_t{1}}}))[0], {0.25f, -0.75f});
+  // axis 0 of [[3, 1], [4, 0]]: columns (3, 4) and (1, 0).
+  expect_near(run_nn("LpNormalization", {f32({2, 2}, {3.f, 1.f, 4.f, 0.f})}, {2, 2}, attrs({{"axis", int64_t{0}}}))[0],
+              {0.6f, 1.f, 0.8f, 0.f});
+}
+
+TEST(MaxRoiPool, WholeMapInFourBins) {
+  // X = 0..15 on a 4x4 map; the box (0,0)-(3,3) is 4x4, bins of 2x2: maxima 5, 7, 13, 15.
+  // The second box (2,2)-(3,3) at spatial_scale 1 is 2x2: each 1x1 bin is one pixel.
+  auto y = run_nn("MaxRoiPool", {iota({1, 1, 4, 4}), f32({2, 5}, {0, 0, 0, 3, 3, 0, 2, 2, 3, 3})}, {2, 1, 2, 2},
+                  attrs({{"pooled_shape", Ints{2, 2}}}));
+  expect_near(y[0], {5.f, 7.f, 13.f, 15.f, 10.f, 11.f, 14.f, 15.f});
+}
+
+TEST(LayerNormalization, FusedAndGeneralKernelsAgree) {
+  // Row (1, 2, 3, 6): mean 3, var 3.5; Scale 2, B 1 on every element -> 2 (x - 3) / sqrt(3.5 + eps) + 1.
+  Tensor x = f32({1, 4}, {1.f, 2.f, 3.f, 6.f}), s = f32({4}, {2, 2, 2, 2}), b = f32({4}, {1, 1, 1, 1});
+  std::vector<float> want;
+  for (float v : {1.f, 2.f, 3.f, 6.f}) want.push_back(2.f * (v - 3.f) / std::sqrt(3.5f + 1e-5f) + 1.f);
+  KernelHarness h(cpu::register_nn_kernels);
+  // Y only: the ge.LayerNormalization kernel.
+  expect_near(h.run("LayerNormalization", {x, s, b}, {OutSpec{DataType::Float32, {1, 4}}}, attrs({}), 17, {1, 2})[0], want);
+  // With Mean and InvStdDev: the general kernel.
+  auto all = h.run("LayerNormalization", {x, s, b},
+                   {OutSpec{DataType::Float32, {1, 4}}, OutSpec{DataType::Float32, {1, 1}}, OutSpec{DataType::Float32, {1, 1}}},
+                   attrs({}), 17, {1, 2});
+  expect_near(all[0], want);
+  expect_near(all[1], {3.f});
+  expect_near(all[2], {1.f / std::sqrt(3.5f + 1e-5f)});
+  // Scale of shape [1] broadcast over the row (general kernel).
+  expect_near(h.run("LayerNormalization", {x, f32({1}, {2.f}), b}, {OutSpec{DataType::Float32, {1, 4}}}, attrs({}), 17, {1, 2})[0], want);
+}
+
+}  // namespace
+}  // namespace ge::test
