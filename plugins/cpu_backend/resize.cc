@@ -14,6 +14,9 @@
 // Opset <= 10 (Upsample, Resize-10) has no transformation attributes: asymmetric coordinates
 // (x_original = x / scale) and nearest = floor, as the Upsample spec's formula.
 //
+// On NC1HWC0 (the layout pass's blocked activations) the same tables run on [N, C1, H, W, C0]
+// with C1 and C0 copied, when the channels map to themselves.
+//
 // oneDNN's resampling primitive only has half_pixel coordinates (nearest rounds half up, linear
 // clamps) — one case of the many here — so this is one direct kernel: per-axis tap tables built
 // once (at build time when scales/sizes/roi are constant), then one weighted gather per output.
@@ -21,6 +24,7 @@
 #include <cstring>
 #include <string>
 
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -44,7 +48,15 @@ class ResizeKernel : public CpuKernel {
     const std::string op = ctx.node.op_type();
     where_ = " in " + who(ctx);
     require_f32(ctx, {0});
-    require_plain(ctx);
+    // NC1HWC0 (both sides): the blocked tensor is [N, C1, H, W, C0], resized over N, H, W
+    // with C1 and C0 copied, when the channels map to themselves (checked in plan()).
+    blocked_ = is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0));
+    if (blocked_) {
+      if (!is_blocked(ctx.node.input(0)) || !is_blocked(ctx.node.output(0)) || ctx.input_shape(0).rank() != 4)
+        throw UnsupportedError(op + ": NC1HWC0 needs a 4-D input and output both NC1HWC0" + where_);
+    } else {
+      require_plain(ctx);
+    }
     const Attributes& a = ctx.node.attrs;
     const std::string mode = a.get_string("mode", "nearest");
     if (mode == "nearest") mode_ = Mode::Nearest;
@@ -91,6 +103,8 @@ class ResizeKernel : public CpuKernel {
     bool all_const = true;
     for (int i : {roi_in_, scales_in_, sizes_in_})
       if (i >= 0 && ctx.has_input(static_cast<size_t>(i)) && !ctx.input_data(static_cast<size_t>(i))) all_const = false;
+    if (blocked_ && !all_const)
+      throw UnsupportedError(op + ": NC1HWC0 needs constant scales/sizes/roi" + where_);
     if (all_const) {
       auto get = [&](int i) -> const Tensor* { return i >= 0 ? ctx.input_data(static_cast<size_t>(i)) : nullptr; };
       plan(get(roi_in_), get(scales_in_), get(sizes_in_));
@@ -109,14 +123,15 @@ class ResizeKernel : public CpuKernel {
     }
     const float* x = io.inputs[0].data_as<float>();
     float* y = io.outputs[0].data_as<float>();
-    const size_t r = xs_.rank();
-    if (ys_.numel() == 0) return;
+    const Shape& ys = py_;  // the physical output (NC1HWC0: 5-D)
+    const size_t r = ys.rank();
+    if (ys.numel() == 0) return;
     if (r == 0) {
       y[0] = x[0];
       return;
     }
-    const int64_t W = ys_[r - 1];
-    const int64_t rows = ys_.numel() / W;
+    const int64_t W = ys[r - 1];
+    const int64_t rows = ys.numel() / W;
     const AxisTaps& last = taps_[r - 1];
     parallel_for(rows, [&](int64_t row) {
       // Combined taps of the leading axes of this row.
@@ -126,8 +141,8 @@ class ResizeKernel : public CpuKernel {
       int64_t rem = row;
       std::vector<int64_t> idx(r - 1);
       for (size_t d = r - 1; d-- > 0;) {
-        idx[d] = rem % ys_[d];
-        rem /= ys_[d];
+        idx[d] = rem % ys[d];
+        rem /= ys[d];
       }
       for (size_t d = 0; d + 1 < r; ++d) {
         const AxisTaps& t = taps_[d];
@@ -221,14 +236,47 @@ class ResizeKernel : public CpuKernel {
       strides[d] = stride;
       stride *= xs_[d];
     }
-    for (size_t d = 0; d < r; ++d) axis_taps(d, scales[d], len[d], roi.empty() ? 0.0 : roi[d],
-                                             roi.empty() ? 1.0 : roi[d + r], strides[d]);
+    auto taps_of = [&](size_t d, int64_t st) {
+      return axis_taps(d, scales[d], len[d], roi.empty() ? 0.0 : roi[d], roi.empty() ? 1.0 : roi[d + r], st);
+    };
+    for (size_t d = 0; d < r; ++d) taps_[d] = taps_of(d, strides[d]);
+    py_ = ys_;
+    if (!blocked_) return;
+    // NC1HWC0: channel c must read channel c only.
+    const AxisTaps& tc = taps_[1];
+    for (int64_t c = 0; c < ys_[1]; ++c) {
+      bool identity = !tc.outside[c];
+      float self = 0;
+      for (int j = 0; j < tc.n; ++j) {
+        if (tc.off[c * tc.n + j] == c * strides[1]) self += tc.w[c * tc.n + j];
+        else identity = identity && tc.w[c * tc.n + j] == 0.f;
+      }
+      if (!identity || self != 1.f)
+        throw UnsupportedError("Resize: NC1HWC0 operands need the channels unchanged (scale 1 mapping each channel to itself)" + where_);
+    }
+    const int64_t C0 = 16, C1 = (xs_[1] + C0 - 1) / C0, H = xs_[2], Wd = xs_[3];
+    py_ = Shape{ys_[0], C1, ys_[2], ys_[3], C0};
+    auto identity = [](int64_t n, int64_t st) {
+      AxisTaps t;
+      t.n = 1;
+      t.outside.assign(n, 0);
+      t.w.assign(n, 1.f);
+      for (int64_t i = 0; i < n; ++i) t.off.push_back(i * st);
+      return t;
+    };
+    std::vector<AxisTaps> p(5);
+    p[0] = taps_of(0, C1 * H * Wd * C0);
+    p[1] = identity(C1, H * Wd * C0);
+    p[2] = taps_of(2, Wd * C0);
+    p[3] = taps_of(3, C0);
+    p[4] = identity(C0, 1);
+    taps_.swap(p);
   }
 
   /// onnx resize.py: interpolate_1d_with_x for every output index of axis d.
-  void axis_taps(size_t d, double scale, double out_len, double roi_start, double roi_end, int64_t stride) {
+  AxisTaps axis_taps(size_t d, double scale, double out_len, double roi_start, double roi_end, int64_t stride) const {
     const int64_t in = xs_[d], out = ys_[d];
-    AxisTaps& t = taps_[d];
+    AxisTaps t;
     t.n = mode_ == Mode::Nearest ? 1 : mode_ == Mode::Linear ? 2 : 4;
     t.off.assign(out * t.n, 0);
     t.w.assign(out * t.n, 0.f);
@@ -294,19 +342,38 @@ class ResizeKernel : public CpuKernel {
         w[j] = static_cast<float>(c[j]);
       }
     }
+    return t;
   }
 
   std::string where_, ctm_, nearest_mode_;
   Mode mode_ = Mode::Nearest;
-  bool legacy_ = false, exclude_outside_ = false, planned_ = false;
+  bool legacy_ = false, exclude_outside_ = false, planned_ = false, blocked_ = false;
   float cubic_a_ = -0.75f, extrapolation_ = 0.f;
   int roi_in_ = -1, scales_in_ = -1, sizes_in_ = -1;
   std::vector<float> attr_scales_;
-  Shape xs_, ys_;
+  Shape xs_, ys_, py_;  // logical input/output; the output as laid out (NC1HWC0: [N, C1, H, W, C0])
   std::vector<AxisTaps> taps_;
 };
 
 }  // namespace
+
+bool resize_supports_blocked(const Node& n, int64_t opset) {
+  if (n.op_type() != "Resize" || opset < 11) return false;  // Upsample / Resize-10: plain (rare in new exports)
+  const Value *x = n.input(0), *y = n.output(0);
+  if (!x || !y || x->dtype != DataType::Float32 || x->shape.rank() != 4 || y->shape.rank() != 4 ||
+      x->shape[0] != y->shape[0] || x->shape[1] != y->shape[1] || x->shape.numel() == 0)
+    return false;
+  const std::string ctm = n.attrs.get_string("coordinate_transformation_mode", "half_pixel");
+  if (ctm == "tf_crop_and_resize" || ctm == "tf_half_pixel_for_nn") return false;
+  for (size_t i = 1; i <= 3; ++i)
+    if (n.input(i) && !n.input(i)->data) return false;  // run-time scales/sizes
+  if (const Value* s = n.input(2); s && s->data && s->data->numel() == 4) {
+    if (s->data->dtype() != DataType::Float32) return false;
+    const float* v = s->data->data_as<float>();
+    if (v[0] != 1.f || v[1] != 1.f) return false;  // a channel scale of 1 exactly
+  }
+  return true;
+}
 
 void register_resize_kernels(Registrar& r) {
   for (const char* op : {"Resize", "Upsample"})

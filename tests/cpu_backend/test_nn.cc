@@ -240,3 +240,62 @@ TEST(LayerNormalization, FusedAndGeneralKernelsAgree) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// ---------------------------------------------------------------- Resize on NC1HWC0
+
+// NCHW [N, C, H, W] -> NC1HWC0 storage [N, C1, H, W, 16], padding channels zero.
+std::vector<float> to_blocked(const Tensor& t) {
+  const int64_t N = t.shape()[0], C = t.shape()[1], H = t.shape()[2], W = t.shape()[3], C1 = (C + 15) / 16;
+  std::vector<float> b(N * C1 * H * W * 16, 0.f);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t i = 0; i < H * W; ++i) b[((n * C1 + c / 16) * H * W + i) * 16 + c % 16] = t.data_as<float>()[(n * C + c) * H * W + i];
+  return b;
+}
+
+TEST(Resize, BlockedMatchesPlainAndKeepsPaddingZero) {
+  Tensor x = rnd({2, 20, 3, 4}, 11);
+  Tensor scales = f32({4}, {1.f, 1.f, 2.f, 1.5f});
+  const Shape ys{2, 20, 6, 6};
+  for (const char* mode : {"nearest", "linear", "cubic"}) {
+    KernelHarness h(cpu::register_nn_kernels);
+    const Attributes a = attrs({{"mode", std::string(mode)}});
+    std::vector<float> want = to_blocked(h.run("Resize", {x, Tensor(), scales}, {OutSpec{DataType::Float32, ys}}, a, 13, {2})[0]);
+    // The same node with NC1HWC0 operands, run on the blocked storage.
+    Graph g("blocked");
+    g.opsets[""] = 13;
+    Value* xv = g.add_input("x", DataType::Float32, x.shape());
+    xv->format = Format::NC1HWC0;
+    Value* yv = g.add_value("y", DataType::Float32, ys);
+    yv->format = Format::NC1HWC0;
+    Node* n = g.add_node("Resize", "resize", {xv, nullptr, g.add_constant("scales", scales)}, {yv}, a);
+    KernelBuildContext ctx{*n, 13, 1};
+    auto k = h.registrar().kernels.find("cpu", "", "Resize")->factory(ctx);
+    Tensor xb = f32({static_cast<int64_t>(to_blocked(x).size())}, to_blocked(x));
+    Tensor yb = Tensor::allocate(DataType::Float32, {static_cast<int64_t>(want.size())});
+    std::vector<Tensor> in{xb, Tensor(), scales}, out{yb};
+    KernelIO io{in, out};
+    k->run(io);
+    expect_near(yb, want, 1e-5f);
+  }
+}
+
+TEST(Resize, BlockedRefusesAChannelScale) {
+  KernelHarness h(cpu::register_nn_kernels);
+  Graph g("blocked");
+  g.opsets[""] = 13;
+  Value* xv = g.add_input("x", DataType::Float32, Shape{1, 16, 2, 2});
+  xv->format = Format::NC1HWC0;
+  Value* yv = g.add_value("y", DataType::Float32, Shape{1, 32, 2, 2});
+  yv->format = Format::NC1HWC0;
+  Node* n = g.add_node("Resize", "resize", {xv, nullptr, g.add_constant("scales", f32({4}, {1.f, 2.f, 1.f, 1.f}))}, {yv},
+                       attrs({{"mode", std::string("nearest")}}));
+  KernelBuildContext ctx{*n, 13, 1};
+  EXPECT_THROW(h.registrar().kernels.find("cpu", "", "Resize")->factory(ctx), UnsupportedError);
+}
+
+}  // namespace
+}  // namespace ge::test
