@@ -15,9 +15,12 @@
 // past F) the positions beyond F receive no input, only the bias: oneDNN runs on the F-bounded
 // part into a scratch buffer and the tail is filled with the bias (oneDNN 2.6 refuses negative
 // padding). ONNX's W [C, M/G, k...] is oneDNN's (g)iohw layout: only a descriptor, no copy.
+// NC1HWC0 activations (2-D, the layout pass's blocked format) are oneDNN's nChw16c: read and
+// written in place, so a ConvTranspose between blocked convolutions needs no TransData.
 #include <cstring>
 #include <string>
 
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -32,11 +35,15 @@ int64_t floor_div2(int64_t t) { return t >= 0 ? t / 2 : -((-t + 1) / 2); }
 
 class ConvTransposeKernel : public CpuKernel {
  public:
-  explicit ConvTransposeKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
+  /// probe_blocked: build the primitive for NC1HWC0 operands whatever the node's formats (the
+  /// layout preference asks whether oneDNN has a real kernel for them).
+  explicit ConvTransposeKernel(const KernelBuildContext& ctx, bool probe_blocked = false) : CpuKernel(ctx) {
     ThreadScope threads(threads_);
     require_f32(ctx, {0, 1, 2});
-    require_plain(ctx);
+    require_plain_or_blocked(ctx);
     const std::string where = " in " + who(ctx);
+    const bool src_blocked = probe_blocked || is_blocked(ctx.node.input(0)),
+               dst_blocked = probe_blocked || is_blocked(ctx.node.output(0));
     auto bad = [&](const std::string& m) { throw InvalidGraphError("ConvTranspose: " + m + where); };
     const Attributes& a = ctx.node.attrs;
     const Shape &xs = ctx.input_shape(0), &ws = ctx.input_shape(1), &ys = ctx.output_shape(0);
@@ -106,6 +113,8 @@ class ConvTransposeKernel : public CpuKernel {
     }
     scratch_ = ts != ys;
     ts_ = ts;
+    if (scratch_ && dst_blocked)
+      throw UnsupportedError("ConvTranspose: NC1HWC0 output with output_padding past the end padding (plain only)" + where);
     memory::dims wdims;
     if (G > 1) wdims = {G, M / G, C / G};
     else wdims = {M, C};
@@ -114,21 +123,46 @@ class ConvTransposeKernel : public CpuKernel {
     const tag wtag = G > 1 ? (r == 1 ? tag::acbd : r == 2 ? tag::giohw : tag::giodhw)
                            : (r == 1 ? tag::bac : r == 2 ? tag::iohw : tag::iodhw);
     user_w_md_ = memory::desc(wdims, dt::f32, wtag);
-    src_md_ = plain_md(xs);
-    dst_md_ = plain_md(ts);
+    // NC1HWC0 values are oneDNN's nChw16c: the primitive reads/writes them directly.
+    src_md_ = src_blocked ? blocked_md(xs) : plain_md(xs);
+    dst_md_ = dst_blocked ? blocked_md(ts) : plain_md(ts);
     memory::dims strides(stride.begin(), stride.end()), pl(pb_.begin(), pb_.end()), dd;
     for (int64_t d : dil) dd.push_back(d - 1);
     const memory::desc w_any(wdims, dt::f32, tag::any), b_md({M}, dt::f32, tag::a);
     try {
-      auto desc = has_bias_ ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::deconvolution_direct, src_md_, w_any,
-                                                                b_md, dst_md_, strides, dd, pl, prd)
-                            : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::deconvolution_direct, src_md_, w_any,
-                                                                dst_md_, strides, dd, pl, prd);
-      pd_ = dnnl::deconvolution_forward::primitive_desc(desc, dnnl_engine());
-      prim_ = dnnl::deconvolution_forward(pd_);
+      auto make = [&](const memory::desc& src, const memory::desc& dst) {
+        auto desc = has_bias_ ? dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                  dnnl::algorithm::deconvolution_direct, src, w_any,
+                                                                  b_md, dst, strides, dd, pl, prd)
+                              : dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                  dnnl::algorithm::deconvolution_direct, src, w_any,
+                                                                  dst, strides, dd, pl, prd);
+        return dnnl::deconvolution_forward::primitive_desc(desc, dnnl_engine());
+      };
       eng_ = dnnl_engine();
+      pd_ = make(src_md_, dst_md_);
+      // Plain NCHW activations: oneDNN's own layout choice (blocked, its jit kernels) with a
+      // reorder in and out is many times faster than its GEMM deconvolution on NCHW (unet_small's
+      // 128->64 2x2/s2 ConvTranspose, ONEDNN_VERBOSE); kept when oneDNN picks a real kernel.
+      if (!src_blocked && !dst_blocked) {
+        auto any = make(memory::desc(to_dims(xs), dt::f32, tag::any), memory::desc(to_dims(ts), dt::f32, tag::any));
+        if (std::string(any.impl_info_str()).rfind("ref", 0) != 0) pd_ = any;
+      }
+      src_reorder_ = pd_.src_desc() != src_md_;
+      dst_reorder_ = pd_.dst_desc() != dst_md_;
+      if (src_reorder_) {
+        src_mem_ = memory(pd_.src_desc(), eng_);
+        src_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, src_md_, eng_, pd_.src_desc()));
+      }
+      if (dst_reorder_) {
+        dst_mem_ = memory(pd_.dst_desc(), eng_);
+        dst_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, pd_.dst_desc(), eng_, dst_md_));
+      }
+      if (probe_blocked) {
+        impl_ = "onednn:deconv:" + std::string(pd_.impl_info_str());
+        return;
+      }
+      prim_ = dnnl::deconvolution_forward(pd_);
       w_reorder_ = pd_.weights_desc() != user_w_md_;
       if (const float* wc = const_f32(ctx, 1)) {
         memory user(user_w_md_, eng_, const_cast<float*>(wc));
@@ -152,8 +186,10 @@ class ConvTransposeKernel : public CpuKernel {
     float* y = io.outputs[0].data_as<float>();
     try {
       dnnl::stream& s = dnnl_stream();
-      memory src(src_md_, eng_, const_cast<void*>(io.inputs[0].data()));
-      memory dst = scratch_ ? tmp_ : memory(dst_md_, eng_, y);
+      memory user_src(src_md_, eng_, const_cast<void*>(io.inputs[0].data()));
+      memory user_dst = scratch_ ? tmp_ : memory(dst_md_, eng_, y);
+      memory src = src_reorder_ ? src_mem_ : user_src, dst = dst_reorder_ ? dst_mem_ : user_dst;
+      if (src_reorder_) src_r_.execute(s, user_src, src_mem_);
       memory w = w_mem_;
       if (!w_const_) {
         memory user_w(user_w_md_, eng_, const_cast<void*>(io.inputs[1].data()));
@@ -163,6 +199,7 @@ class ConvTransposeKernel : public CpuKernel {
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, dst}};
       if (has_bias_) args[DNNL_ARG_BIAS] = memory(pd_.bias_desc(), eng_, const_cast<void*>(io.inputs[2].data()));
       prim_.execute(s, args);
+      if (dst_reorder_) dst_r_.execute(s, dst_mem_, user_dst);
       s.wait();
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "ConvTranspose");
@@ -172,6 +209,9 @@ class ConvTransposeKernel : public CpuKernel {
   }
 
   std::string impl_name() const override { return impl_; }
+  /// Whether the output past the input's reach is filled outside oneDNN (plain output only).
+  bool needs_scratch() const { return scratch_; }
+  bool reference_impl() const { return impl_.find(":ref") != std::string::npos; }
 
  private:
   /// Copies the computed [N, M, t...] block into Y [N, M, out...]; positions past it get the bias.
@@ -201,6 +241,7 @@ class ConvTransposeKernel : public CpuKernel {
   }
 
   bool has_bias_ = false, empty_ = false, scratch_ = false, w_const_ = false, w_reorder_ = false;
+  bool src_reorder_ = false, dst_reorder_ = false;
   int64_t M_ = 0, N_ = 0;
   Shape ys_, ts_;
   std::vector<int64_t> pb_;
@@ -208,12 +249,26 @@ class ConvTransposeKernel : public CpuKernel {
   memory::desc src_md_, dst_md_, user_w_md_;
   dnnl::deconvolution_forward::primitive_desc pd_;
   dnnl::deconvolution_forward prim_;
-  memory w_mem_, tmp_;
-  dnnl::reorder w_r_;
+  memory w_mem_, tmp_, src_mem_, dst_mem_;
+  dnnl::reorder w_r_, src_r_, dst_r_;
   std::string impl_ = "onednn:deconv";
 };
 
 }  // namespace
+
+bool conv_transpose_supports_blocked(const Node& node, int64_t opset) {
+  const Value *x = node.input(0), *w = node.input(1);
+  if (node.op_type() != "ConvTranspose" || !x || !w || x->shape.rank() != 4 || x->dtype != DataType::Float32 ||
+      x->shape.numel() == 0)
+    return false;
+  try {
+    KernelBuildContext ctx{node, opset, 1};
+    ConvTransposeKernel k(ctx, /*probe_blocked=*/true);
+    return !k.needs_scratch() && !k.reference_impl();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 void register_conv_transpose_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "", "ConvTranspose",

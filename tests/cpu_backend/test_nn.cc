@@ -4,6 +4,7 @@
 // padding and past it, where only the bias reaches).
 #include "test_util.h"
 #include "kernel_harness.h"
+#include "blocked.h"
 #include "kernels.h"
 
 namespace ge::test {
@@ -295,6 +296,45 @@ TEST(Resize, BlockedRefusesAChannelScale) {
                        attrs({{"mode", std::string("nearest")}}));
   KernelBuildContext ctx{*n, 13, 1};
   EXPECT_THROW(h.registrar().kernels.find("cpu", "", "Resize")->factory(ctx), UnsupportedError);
+}
+
+}  // namespace
+}  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// Runs ConvTranspose on NC1HWC0 operands and compares with the plain kernel's result blocked;
+// returns whether the layout preference would pick NC1HWC0 for the node.
+bool check_blocked_conv_transpose(int64_t C, int64_t M, int64_t G) {
+  Tensor x = rnd({1, C, 3, 3}, 21), w = rnd({C, M / G, 3, 3}, 22), b = rnd({M}, 23);
+  const Shape ys{1, M, 6, 6};  // 2*(3-1) + 3 + 1 - 1 - 1
+  const Attributes a = attrs({{"group", G}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}, {"output_padding", Ints{1, 1}}});
+  KernelHarness h(cpu::register_nn_kernels);
+  const std::vector<float> want = to_blocked(h.run("ConvTranspose", {x, w, b}, {OutSpec{DataType::Float32, ys}}, a, 11, {1, 2})[0]);
+  Graph g("blocked");
+  g.opsets[""] = 11;
+  Value* xv = g.add_input("x", DataType::Float32, x.shape());
+  xv->format = Format::NC1HWC0;
+  Value* yv = g.add_value("y", DataType::Float32, ys);
+  yv->format = Format::NC1HWC0;
+  Node* n = g.add_node("ConvTranspose", "ct", {xv, g.add_constant("w", w), g.add_constant("b", b)}, {yv}, a);
+  KernelBuildContext ctx{*n, 11, 1};
+  auto k = h.registrar().kernels.find("cpu", "", "ConvTranspose")->factory(ctx);
+  Tensor xb = f32({static_cast<int64_t>(to_blocked(x).size())}, to_blocked(x));
+  Tensor yb = Tensor::allocate(DataType::Float32, {static_cast<int64_t>(want.size())});
+  std::vector<Tensor> in{xb, w, b}, out{yb};
+  KernelIO io{in, out};
+  k->run(io);
+  expect_near(yb, want, 1e-4f);  // the padding channels included: zero
+  return cpu::conv_transpose_supports_blocked(*n, 11);
+}
+
+TEST(ConvTranspose, BlockedMatchesPlain) {
+  EXPECT_TRUE(check_blocked_conv_transpose(32, 16, 1));
+  // 10 input and 4 output channels per group: oneDNN has only its reference loop for that on
+  // nChw16c, so the layout pass keeps the node plain (the kernel still computes it right).
+  EXPECT_FALSE(check_blocked_conv_transpose(20, 8, 2));
 }
 
 }  // namespace
