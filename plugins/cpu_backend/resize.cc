@@ -12,7 +12,8 @@
 // [0, in - 1]. N-linear/N-cubic is the product of the per-axis weights (the reference applies
 // the 1-D interpolation axis by axis, which is the same separable sum).
 // Opset <= 10 (Upsample, Resize-10) has no transformation attributes: asymmetric coordinates
-// (x_original = x / scale) and nearest = floor, as the Upsample spec's formula.
+// (x_original = x / scale); nearest takes floor when upsampling (the Upsample spec's formula)
+// and ceil when downsampling (ONNX Runtime; the Resize-10 spec example).
 //
 // On NC1HWC0 (the layout pass's blocked activations) the same tables run on [N, C1, H, W, C0]
 // with C1 and C0 copied, when the channels map to themselves.
@@ -305,7 +306,11 @@ class ResizeKernel : public CpuKernel {
       float* w = &t.w[o * t.n];
       if (mode_ == Mode::Nearest) {
         int64_t i = i0;
-        if (ratio != 0) {
+        if (legacy_) {
+          // Opset <= 10: floor when upsampling, ceil when downsampling (ONNX Runtime's "simple"
+          // mode; the opset-10 spec example downsamples 4 -> 2 by 0.6 to indices 0 and 2).
+          if (ratio != 0 && scale < 1) i = i0 + 1;
+        } else if (ratio != 0) {
           if (nearest_mode_ == "round_prefer_floor") i = ratio <= 0.5 ? i0 : i0 + 1;
           else if (nearest_mode_ == "round_prefer_ceil") i = ratio < 0.5 ? i0 : i0 + 1;
           else if (nearest_mode_ == "ceil") i = i0 + 1;

@@ -339,3 +339,22 @@ TEST(ConvTranspose, BlockedMatchesPlain) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+TEST(Resize, Opset10NearestExample) {
+  // onnx/docs/Changelog.md Resize-10 "resize_downsample_nearest": [[1,2,3,4],[5,6,7,8]] at
+  // scales (1, 1, 0.6, 0.6) is [[1, 3]]; upsampling by 2 repeats (floor(x / 2)).
+  KernelHarness h(cpu::register_nn_kernels);
+  Tensor x = f32({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  auto down = h.run("Resize", {x, f32({4}, {1.f, 1.f, 0.6f, 0.6f})}, {OutSpec{DataType::Float32, {1, 1, 1, 2}}},
+                    attrs({{"mode", std::string("nearest")}}), 10, {1});
+  expect_near(down[0], {1.f, 3.f});
+  auto up = h.run("Resize", {f32({1, 1, 1, 2}, {1, 2}), f32({4}, {1.f, 1.f, 1.f, 2.f})}, {OutSpec{DataType::Float32, {1, 1, 1, 4}}},
+                  attrs({{"mode", std::string("nearest")}}), 10, {1});
+  expect_near(up[0], {1.f, 1.f, 2.f, 2.f});
+}
+
+}  // namespace
+}  // namespace ge::test
