@@ -43,6 +43,12 @@ struct AxisTaps {
   std::vector<uint8_t> outside;
 };
 
+/// Every axis's taps and the output shape as laid out (NC1HWC0: [N, C1, H, W, C0]).
+struct Plan {
+  std::vector<AxisTaps> taps;
+  Shape py;
+};
+
 class ResizeKernel : public CpuKernel {
  public:
   explicit ResizeKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
@@ -108,23 +114,27 @@ class ResizeKernel : public CpuKernel {
       throw UnsupportedError(op + ": NC1HWC0 needs constant scales/sizes/roi" + where_);
     if (all_const) {
       auto get = [&](int i) -> const Tensor* { return i >= 0 ? ctx.input_data(static_cast<size_t>(i)) : nullptr; };
-      plan(get(roi_in_), get(scales_in_), get(sizes_in_));
+      plan_ = plan(get(roi_in_), get(scales_in_), get(sizes_in_));
       planned_ = true;
     }
   }
 
   void run(KernelIO& io) override {
     ThreadScope threads(threads_);
+    Plan local;
+    const Plan* pl = &plan_;
     if (!planned_) {
       auto get = [&](int i) -> const Tensor* {
         if (i < 0 || static_cast<size_t>(i) >= io.inputs.size() || !present(io.inputs[i])) return nullptr;
         return &io.inputs[i];
       };
-      plan(get(roi_in_), get(scales_in_), get(sizes_in_));
+      local = plan(get(roi_in_), get(scales_in_), get(sizes_in_));
+      pl = &local;
     }
+    const std::vector<AxisTaps>& taps = pl->taps;
     const float* x = io.inputs[0].data_as<float>();
     float* y = io.outputs[0].data_as<float>();
-    const Shape& ys = py_;  // the physical output (NC1HWC0: 5-D)
+    const Shape& ys = pl->py;  // the physical output (NC1HWC0: 5-D)
     const size_t r = ys.rank();
     if (ys.numel() == 0) return;
     if (r == 0) {
@@ -133,7 +143,7 @@ class ResizeKernel : public CpuKernel {
     }
     const int64_t W = ys[r - 1];
     const int64_t rows = ys.numel() / W;
-    const AxisTaps& last = taps_[r - 1];
+    const AxisTaps& last = taps[r - 1];
     parallel_for(rows, [&](int64_t row) {
       // Combined taps of the leading axes of this row.
       std::vector<int64_t> offs{0};
@@ -146,7 +156,7 @@ class ResizeKernel : public CpuKernel {
         rem /= ys[d];
       }
       for (size_t d = 0; d + 1 < r; ++d) {
-        const AxisTaps& t = taps_[d];
+        const AxisTaps& t = taps[d];
         const int64_t o = idx[d];
         outside = outside || t.outside[o];
         std::vector<int64_t> no;
@@ -201,7 +211,10 @@ class ResizeKernel : public CpuKernel {
     return v;
   }
 
-  void plan(const Tensor* roi_t, const Tensor* scales_t, const Tensor* sizes_t) {
+  /// Tap tables (and the output as laid out) for these scales/sizes/roi; const, so a run-time
+  /// plan of concurrent runs never shares state.
+  Plan plan(const Tensor* roi_t, const Tensor* scales_t, const Tensor* sizes_t) const {
+    Plan out;
     const size_t r = xs_.rank();
     std::vector<double> scales = scales_in_ < 0 ? std::vector<double>(attr_scales_.begin(), attr_scales_.end()) : read_floats(scales_t);
     const std::vector<double> sizes = read_floats(sizes_t), roi = read_floats(roi_t);
@@ -230,7 +243,7 @@ class ResizeKernel : public CpuKernel {
     }
     if (ctm_ == "tf_crop_and_resize" && roi.size() != 2 * r)
       throw InvalidGraphError("Resize: tf_crop_and_resize needs roi of " + std::to_string(2 * r) + " values" + where_);
-    taps_.assign(r, {});
+    out.taps.assign(r, {});
     int64_t stride = 1;
     std::vector<int64_t> strides(r);
     for (size_t d = r; d-- > 0;) {
@@ -240,11 +253,11 @@ class ResizeKernel : public CpuKernel {
     auto taps_of = [&](size_t d, int64_t st) {
       return axis_taps(d, scales[d], len[d], roi.empty() ? 0.0 : roi[d], roi.empty() ? 1.0 : roi[d + r], st);
     };
-    for (size_t d = 0; d < r; ++d) taps_[d] = taps_of(d, strides[d]);
-    py_ = ys_;
-    if (!blocked_) return;
+    for (size_t d = 0; d < r; ++d) out.taps[d] = taps_of(d, strides[d]);
+    out.py = ys_;
+    if (!blocked_) return out;
     // NC1HWC0: channel c must read channel c only.
-    const AxisTaps& tc = taps_[1];
+    const AxisTaps& tc = out.taps[1];
     for (int64_t c = 0; c < ys_[1]; ++c) {
       bool identity = !tc.outside[c];
       float self = 0;
@@ -256,7 +269,7 @@ class ResizeKernel : public CpuKernel {
         throw UnsupportedError("Resize: NC1HWC0 operands need the channels unchanged (scale 1 mapping each channel to itself)" + where_);
     }
     const int64_t C0 = 16, C1 = (xs_[1] + C0 - 1) / C0, H = xs_[2], Wd = xs_[3];
-    py_ = Shape{ys_[0], C1, ys_[2], ys_[3], C0};
+    out.py = Shape{ys_[0], C1, ys_[2], ys_[3], C0};
     auto identity = [](int64_t n, int64_t st) {
       AxisTaps t;
       t.n = 1;
@@ -271,7 +284,8 @@ class ResizeKernel : public CpuKernel {
     p[2] = taps_of(2, Wd * C0);
     p[3] = taps_of(3, C0);
     p[4] = identity(C0, 1);
-    taps_.swap(p);
+    out.taps.swap(p);
+    return out;
   }
 
   /// onnx resize.py: interpolate_1d_with_x for every output index of axis d.
@@ -356,8 +370,8 @@ class ResizeKernel : public CpuKernel {
   float cubic_a_ = -0.75f, extrapolation_ = 0.f;
   int roi_in_ = -1, scales_in_ = -1, sizes_in_ = -1;
   std::vector<float> attr_scales_;
-  Shape xs_, ys_, py_;  // logical input/output; the output as laid out (NC1HWC0: [N, C1, H, W, C0])
-  std::vector<AxisTaps> taps_;
+  Shape xs_, ys_;  // logical input/output
+  Plan plan_;      // when scales/sizes/roi are constant
 };
 
 }  // namespace
