@@ -17,7 +17,7 @@
 // oneDNN's RNN primitives (vanilla_rnn, vanilla_lstm, vanilla_gru, lbr_gru) do not cover
 // sequence_lens, clip, input_forget, the ONNX activation list or the GRU without
 // linear_before_reset on vanilla_gru's gate order alone, so this is a direct kernel: the input
-// projection X·Wᵀ for all steps in one pass, then per step H·Rᵀ (a dot product per gate row).
+// projection X·Wᵀ for all steps in one oneDNN sgemm, then per step H·Rᵀ (a dot product per gate row).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -168,7 +168,6 @@ class RecurrentKernel : public CpuKernel {
     if (Y) std::memset(Y, 0, sizeof(float) * T * dirs_ * B * H);
     const int64_t na = static_cast<int64_t>(acts_.size()) / dirs_;
     // Index helpers for the two layouts.
-    auto xrow = [&](int64_t t, int64_t b) { return X + (layout_ ? (b * T + t) : (t * B + b)) * I; };
     auto yrow = [&](int64_t t, int64_t d, int64_t b) {
       return Y + (layout_ ? ((b * T + t) * dirs_ + d) : ((t * dirs_ + d) * B + b)) * H;
     };
@@ -180,21 +179,18 @@ class RecurrentKernel : public CpuKernel {
       const float *Wb = Bias ? Bias + d * 2 * GH : nullptr, *Rb = Bias ? Bias + d * 2 * GH + GH : nullptr;
       const float* Pd = P ? P + d * 3 * H : nullptr;
       const Act* f = &acts_[d * na];
-      // Input projection of every step: xw[t, b] = X[t, b] · Wᵀ + Wb (+ Rb except GRU's h gate).
-      parallel_for(T * B, [&](int64_t tb) {
-        const int64_t t = tb / B, b = tb % B;
-        const float* x = xrow(t, b);
-        float* o = &xw[tb * GH];
-        for (int64_t j = 0; j < GH; ++j) {
-          float v = dot(Wd + j * I, x, I);
-          if (Wb) {
-            v += Wb[j];
-            const bool gru_h = cell_ == Cell::GRU && j >= 2 * H;
-            if (!gru_h) v += Rb[j];
-          }
-          o[j] = v;
-        }
-      });
+      // Input projection of every step in one GEMM (oneDNN's sgemm, row-major):
+      // xw[row] = X[row] · Wᵀ with X's rows in its own layout's order, then + Wb (+ Rb except
+      // GRU's h gate, which adds Rb inside the reset).
+      if (T * B > 0 && GH > 0) {
+        const dnnl_status_t st = dnnl_sgemm('N', 'T', T * B, GH, I, 1.f, X, I, Wd, I, 0.f, xw.data(), GH);
+        if (st != dnnl_success) throw Error(std::string(impl_name()) + ": oneDNN sgemm failed (status " + std::to_string(st) + ")");
+      }
+      if (Wb) {
+        std::vector<float> bias(GH);
+        for (int64_t j = 0; j < GH; ++j) bias[j] = Wb[j] + (cell_ == Cell::GRU && j >= 2 * H ? 0.f : Rb[j]);
+        parallel_for(T * B, [&](int64_t row) { simd::add(&xw[row * GH], bias.data(), GH); });
+      }
       for (int64_t b = 0; b < B; ++b) {
         for (int64_t k = 0; k < H; ++k) {
           h[b * H + k] = h0 ? h0[srow(d, b) + k] : 0.f;
@@ -207,7 +203,7 @@ class RecurrentKernel : public CpuKernel {
         float *hb = &h[b * H], *cb = &c[b * H];
         for (int64_t s = 0; s < len; ++s) {
           const int64_t t = rev ? len - 1 - s : s;
-          const float* xg = &xw[(t * B + b) * GH];
+          const float* xg = &xw[(layout_ ? b * T + t : t * B + b) * GH];
           if (cell_ == Cell::GRU) {
             // z and r: recurrent part over H.
             for (int64_t j = 0; j < 2 * H; ++j) g[j] = f[0](clip(xg[j] + dot(Rd + j * H, hb, H)));
