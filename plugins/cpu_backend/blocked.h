@@ -48,6 +48,12 @@ bool pool_supports_blocked(const Node& node, int64_t opset);
 bool elementwise_supports_blocked(const Node& node);
 /// Concat along the channel axis of rank-4 inputs whose channel counts are multiples of C0.
 bool concat_supports_blocked(const Node& node);
+/// Resize / Upsample of a 4-D float32 tensor over H and W (N, C unchanged, constant scales or
+/// sizes, not tf_crop_and_resize / tf_half_pixel_for_nn, which move channels at scale 1).
+bool resize_supports_blocked(const Node& node, int64_t opset);
+/// 2-D float32 ConvTranspose that oneDNN runs (not its reference loop) and whose output oneDNN
+/// covers whole (no output_padding past the end padding).
+bool conv_transpose_supports_blocked(const Node& node, int64_t opset);
 
 /// Registers the backend's format preference function (layout_preferences.cc).
 void register_format_preferences(Registrar& r);

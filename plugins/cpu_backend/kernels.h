@@ -18,5 +18,6 @@ void register_fused_elementwise_kernels(Registrar& r);  // ge.FusedElementwise (
 void register_fused_matmul_kernels(Registrar& r);     // ge.FusedMatMul (oneDNN, bias + activation)
 void register_fused_norm_kernels(Registrar& r);       // ge.LayerNormalization (+Skip), ge.Gelu (+bias)
 void register_fused_attention_kernels(Registrar& r);  // ge.Attention
+void register_nn_kernels(Registrar& r);  // nn_kernels.cc: ConvTranspose, Resize/Upsample, RNN/GRU/LSTM, normalizations, pools, signal ops
 
 }  // namespace ge::cpu
