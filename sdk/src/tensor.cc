@@ -86,6 +86,16 @@ std::vector<double> Tensor::to_double_vector() const {
     for (size_t i = 0; i < out.size(); ++i) out[i] = half_to_float(p[i]);
     return out;
   }
+  if (dtype_ == DataType::BFloat16) {  // the upper 16 bits of a float32
+    auto* p = static_cast<const uint16_t*>(data_);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const uint32_t bits = static_cast<uint32_t>(p[i]) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      out[i] = f;
+    }
+    return out;
+  }
   visit_numeric(*this, [&](auto* p) { for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(p[i]); });
   return out;
 }
