@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
 #include "onnx_tensor.h"
@@ -41,6 +42,11 @@ std::pair<DataType, std::optional<Shape>> tensor_type(const onnx::ValueInfoProto
                              "; give a static shape with --input-shape " + vi.name() + ":D0,D1,...");
     }
     dims.push_back(d.dim_value());
+  }
+  try {
+    Shape(dims).numel();  // refuses a product of dims past 2^59 before anything sizes a buffer
+  } catch (const Error& e) {
+    throw InvalidGraphError(where + " '" + vi.name() + "': " + e.what());
   }
   return {dt, Shape(dims)};
 }
@@ -80,15 +86,14 @@ class OnnxFrontend : public Frontend {
   }
 
   std::unique_ptr<Graph> load(const std::string& path, const FrontendOptions& opts) const override {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("model file '" + path + "' cannot be opened");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes = read_regular_file(path, "model file");
     onnx::ModelProto model;
     if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
       throw Error("model file '" + path + "' is not a valid ONNX model (protobuf parsing failed)");
     bytes.clear();
     bytes.shrink_to_fit();
     std::string base_dir = fs::path(path).parent_path().string();
+    validate_model_tensors(model, base_dir, path);  // before onnx::shape_inference reads any tensor
     if (model.graph().node_size() == 0 && model.graph().output_size() == 0)
       throw Error("model file '" + path + "' holds an empty graph");
     for (auto& f : model.functions())
@@ -118,6 +123,8 @@ class OnnxFrontend : public Frontend {
 
     for (auto& vi : gp.input()) {
       if (Value* c = g->find_value(vi.name())) {
+        if (c->is_graph_input() || !c->is_constant())
+          throw InvalidGraphError("model file '" + path + "': graph input '" + vi.name() + "' is listed twice");
         // Older IR versions list initializers as inputs as well: constants unless asked otherwise.
         if (opts.keep_initializer_inputs) {
           c->data.reset();
