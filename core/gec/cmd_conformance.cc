@@ -196,10 +196,7 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
     for (auto& r : results)
       j["cases"].push_back({{"name", r.name}, {"outcome", r.outcome}, {"detail", r.detail},
                             {"ops", r.ops}, {"claimed", r.claimed}});
-    std::ofstream out(json_path + ".tmp");
-    out << j.dump(1) << "\n";
-    out.close();
-    fs::rename(json_path + ".tmp", json_path);
+    write_file_atomic(json_path, j.dump(1) + "\n");  // checked write and close, then rename
   }
   return claimed_failures == 0 ? 0 : 1;
 }
