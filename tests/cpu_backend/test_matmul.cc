@@ -3,6 +3,7 @@
 // (Operators.md#Gemm), with B constant (pre-reordered weights) and not.
 // test_util.h first: it brings ge/sdk/error.h, which kernel_harness.h uses without including.
 #include "test_util.h"
+#include "blocked.h"
 #include "kernel_harness.h"
 #include "kernels.h"
 
@@ -109,6 +110,28 @@ TEST(Gemm, ScalarAndMatrixBiasAndNone) {
 TEST(Gemm, RejectsBadBias) {
   Tensor A = rnd({2, 2}), B = rnd({2, 3});
   EXPECT_THROW(run1("Gemm", {A, B, rnd({2})}, {2, 3}), InvalidGraphError);
+}
+
+}  // namespace
+}  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// A Gemm dimension of 2^40 (K here) once reached oneDNN's primitive creation and faulted with
+// SIGFPE; every CPU kernel now refuses dimensions above 2^31-1 at build time. The operands are
+// views of a dummy buffer: the kernel is refused before it reads them.
+TEST(Gemm, DimensionAbove2To31IsRefusedAtBuild) {
+  KernelHarness h([](Registrar& r) { cpu::register_with_blocked_routing(r, cpu::register_matmul_kernels); });
+  float dummy[4] = {};
+  const int64_t K = int64_t{1} << 40;
+  Tensor a = Tensor::view(DataType::Float32, {1, K}, dummy), b = Tensor::view(DataType::Float32, {K, 1}, dummy);
+  try {
+    h.run("Gemm", {a, b}, {OutSpec{DataType::Float32, {1, 1}}});
+    ADD_FAILURE() << "a Gemm with K = 2^40 was built";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("above 2^31-1"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
