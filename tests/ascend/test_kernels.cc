@@ -165,6 +165,28 @@ TEST_F(AscendKernels, MatMulBatchDimsBroadcastOnBothSides) {
         }
 }
 
+// Conv pads of 2^40 make an output of 2^43 elements: once the tiling search and the cycle model
+// walked its tiles for hours; a tensor larger than the device's global memory is refused first.
+TEST_F(AscendKernels, TensorLargerThanGlobalMemoryIsRefused) {
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,1,4,4]
+  const %w: f32[1,1,1,1] = [1]
+  %y: f32[1,1,2199023255556,4] = Conv(%x, %w) {pads=[1099511627776,0,1099511627776,0]}
+  output %y
+})";
+  core::CompileOptions o = core::CompileOptions::from_manifest(fp32_->manifest);
+  o.backend = "ascend";
+  o.fail_on_pass_error = true;
+  auto g = test::parse(*fp32_, text);
+  try {
+    core::compile_graph(*g, *fp32_, o);
+    ADD_FAILURE() << "compiled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than Ascend910A's global memory of 34359738368 bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(AscendKernels, ConcatOfOddChannels) {
   check({"Concat 5+5 (Relu)", R"(  %r: f32[1,5,3,3] = Relu(%x)
   %y: f32[1,10,3,3] = Concat(%x, %r) {axis=1}
