@@ -10,6 +10,7 @@
 #include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
 #include "onnx_tensor.h"
 
 namespace ge::core {
@@ -100,8 +101,10 @@ class OnnxFrontend : public Frontend {
       throw UnsupportedError("model file '" + path + "': model-local functions ('" + f.name() + "') are not supported");
     // ONNX's own shape inference fills value_info; GE's propagation is authoritative and is
     // checked against it.
+    std::string unsafe;
     try {
-      onnx::shape_inference::InferShapes(model);
+      if (onnx_inference_is_safe(model, &unsafe)) onnx::shape_inference::InferShapes(model);
+      else log(LogLevel::Debug, "model file '" + path + "': onnx shape inference skipped: " + unsafe);
     } catch (const std::exception&) {
       // Not fatal: GE's propagation decides; mismatches are reported there.
     }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
@@ -146,6 +147,29 @@ void validate_graph_tensors(const onnx::GraphProto& g, const std::string& base_d
 
 void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path) {
   validate_graph_tensors(m.graph(), base_dir, "model file '" + path + "': ");
+}
+
+bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
+  // Ranks known before inference: graph inputs with a shape, initializers.
+  std::map<std::string, int64_t> rank;
+  for (const auto& vi : m.graph().input())
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  for (const auto& t : m.graph().initializer()) rank[t.name()] = t.dims_size();
+  for (const auto& n : m.graph().node()) {
+    if (n.op_type() != "LayerNormalization" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+    // onnx 1.12's LayerNormalization inference indexes the input's dims by `axis` without a
+    // range check (a negative axis past -rank reads before the array).
+    int64_t axis = -1;
+    for (const auto& a : n.attribute())
+      if (a.name() == "axis") axis = a.i();
+    if (axis == -1 || axis == 0) continue;
+    auto r = n.input_size() ? rank.find(n.input(0)) : rank.end();
+    if (r != rank.end() && axis >= -r->second && axis < r->second) continue;
+    if (why) *why = "node '" + n.name() + "' (LayerNormalization) has axis " + std::to_string(axis) + " not provably within its input's rank";
+    return false;
+  }
+  return true;
 }
 
 Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what) {

@@ -180,3 +180,27 @@ TEST(OnnxValidation, ModelPathMustBeARegularFile) {
 
 }  // namespace
 }  // namespace ge
+
+namespace ge {
+namespace {
+
+// onnx 1.12's LayerNormalization shape inference indexes dims by `axis` unchecked: axis -7 on a
+// rank-2 input segfaulted inside onnx::shape_inference. The frontend skips ONNX's inference
+// then (GE's propagation decides and refuses the axis itself).
+TEST(OnnxValidation, LayerNormalizationAxisOutOfRangeDoesNotReachOnnxInference) {
+  TempDir d;
+  onnx::ModelProto m = add_model(weight());
+  m.mutable_opset_import(0)->set_version(17);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->mutable_initializer(0)->add_float_data(1), g->mutable_initializer(0)->add_float_data(1);
+  onnx::NodeProto* n = g->mutable_node(0);
+  n->set_op_type("LayerNormalization");
+  n->add_output("mean"), n->add_output("inv_std_dev");  // the outputs whose shape ONNX indexes by axis
+  auto* a = n->add_attribute();
+  a->set_name("axis"), a->set_type(onnx::AttributeProto::INT), a->set_i(-7);
+  auto graph = core::make_onnx_frontend()->load(save(m, d.model() / "ln.onnx"), {});
+  EXPECT_EQ(graph->num_nodes(), 1u);
+}
+
+}  // namespace
+}  // namespace ge
