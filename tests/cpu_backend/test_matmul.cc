@@ -3,7 +3,6 @@
 // (Operators.md#Gemm), with B constant (pre-reordered weights) and not.
 // test_util.h first: it brings ge/sdk/error.h, which kernel_harness.h uses without including.
 #include "test_util.h"
-#include "blocked.h"
 #include "kernel_harness.h"
 #include "kernels.h"
 
@@ -119,10 +118,10 @@ namespace ge::test {
 namespace {
 
 // A Gemm dimension of 2^40 (K here) once reached oneDNN's primitive creation and faulted with
-// SIGFPE; every CPU kernel now refuses dimensions above 2^31-1 at build time. The operands are
-// views of a dummy buffer: the kernel is refused before it reads them.
+// SIGFPE; every oneDNN-based CPU kernel now refuses dimensions above 2^31-1 at build time. The
+// operands are views of a dummy buffer: the kernel is refused before it reads them.
 TEST(Gemm, DimensionAbove2To31IsRefusedAtBuild) {
-  KernelHarness h([](Registrar& r) { cpu::register_with_blocked_routing(r, cpu::register_matmul_kernels); });
+  KernelHarness h(cpu::register_matmul_kernels);
   float dummy[4] = {};
   const int64_t K = int64_t{1} << 40;
   Tensor a = Tensor::view(DataType::Float32, {1, K}, dummy), b = Tensor::view(DataType::Float32, {K, 1}, dummy);
