@@ -2,6 +2,7 @@
 // (file, loader, entry symbol, SDK ABI, version requirement, sha256, name) and lets it fill
 // the environment's registries. A plugin whose registration throws leaves nothing behind.
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -321,6 +322,10 @@ Backend& Environment::backend(const std::string& name) const {
 
 const Frontend& Environment::frontend_for(const std::string& path) const {
   std::string head(16, '\0');
+  // Only a regular file is read: opening a FIFO would block, /dev/zero would be read as a model.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    throw Error("model file '" + path + "' is not a regular file (a FIFO, device or socket)");
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
     head.resize(std::fread(head.data(), 1, head.size(), f));
     std::fclose(f);

@@ -174,5 +174,13 @@ TEST(PluginHost, RefusesSpecialFilesAsPluginIncludeOrRegistryFile) {
   expect_contains(load_error(std_plugin("registry") + "[registry]\nfiles = [\"" + dir.string() + "\"]\n"), "is a directory");
   expect_contains(load_error(std_plugin("registry") + "[registry]\nfiles = [\"" + fifo.string() + "\"]\n"),
                   "is not a regular file");
+  // A model path that is a FIFO: choosing its frontend read its first bytes and blocked.
+  auto env = core::load_environment(core::load_manifest(test::write_temp_manifest("")));
+  try {
+    env->frontend_for(fifo.string());
+    ADD_FAILURE() << "a FIFO got a frontend";
+  } catch (const Error& e) {
+    expect_contains(e.what(), "is not a regular file");
+  }
   std::filesystem::remove_all(dir);
 }
