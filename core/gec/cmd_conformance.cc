@@ -22,6 +22,7 @@
 #include <set>
 
 #include "common.h"
+#include "ge/core/file_io.h"
 #include "ge/core/compare.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/pipeline.h"
@@ -42,9 +43,14 @@ struct CaseResult {
 
 std::set<std::string> ops_of(const std::string& model_path) {
   std::set<std::string> ops;
-  std::ifstream in(model_path, std::ios::binary);
   onnx::ModelProto m;
-  if (in && m.ParseFromIstream(&in))
+  std::string bytes;
+  try {
+    bytes = ge::core::read_regular_file(model_path, "model file");  // a FIFO would block an ifstream
+  } catch (const ge::Error&) {
+    return ops;  // the case itself then reports the file
+  }
+  if (m.ParseFromString(bytes))
     for (auto& n : m.graph().node()) ops.insert((n.domain().empty() || n.domain() == "ai.onnx" ? "" : n.domain() + ".") + n.op_type());
   return ops;
 }
@@ -242,10 +248,7 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
     for (auto& r : results)
       j["cases"].push_back({{"name", r.name}, {"outcome", r.outcome}, {"detail", r.detail},
                             {"ops", r.ops}, {"claimed", r.claimed}});
-    std::ofstream out(json_path + ".tmp");
-    out << j.dump(1) << "\n";
-    out.close();
-    fs::rename(json_path + ".tmp", json_path);
+    write_file_atomic(json_path, j.dump(1) + "\n");  // checked write and close, then rename
   }
   return claimed_failures == 0 ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common.h"
+#include "ge/core/file_io.h"
 #include "ge/core/compare.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/plan.h"
@@ -138,9 +139,12 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   if (ro.requests > 0) requests_json = run_requests(c, *env, inputs, ro, check_dir, tol, check_ok);
   if (!outputs_dir.empty()) {
     fs::create_directories(outputs_dir);
+    // All or nothing: a folder never mixes this run's outputs with an earlier run's.
+    std::vector<std::pair<std::string, std::string>> files;
     for (size_t k = 0; k < outputs.size(); ++k)
-      ge::core::write_tensor_file(outputs[k], exe.graph().outputs()[k]->name(),
-                                  (fs::path(outputs_dir) / ("output_" + std::to_string(k) + ".pb")).string());
+      files.emplace_back((fs::path(outputs_dir) / ("output_" + std::to_string(k) + ".pb")).string(),
+                         ge::core::tensor_file_bytes(outputs[k], exe.graph().outputs()[k]->name()));
+    ge::core::write_files_atomically(files, "output tensor file");
   }
   if (!json_path.empty() || !common.report.empty()) {
     nlohmann::json r = make_report(model, c);

@@ -1,4 +1,5 @@
 #include "common.h"
+#include "ge/core/file_io.h"
 
 #include <cerrno>
 #include <chrono>
@@ -322,26 +323,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  errno = 0;
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      const std::string why = errno ? std::strerror(errno) : "write failed";
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw ge::Error("cannot write '" + path + "': " + why);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw ge::Error("cannot write '" + path + "': " + ec.message());
-  }
+  ge::core::write_file_atomically(path, bytes);
 }
 
 void write_json(const nlohmann::json& j, const std::string& path) { write_file_atomic(path, j.dump(2) + "\n"); }

@@ -1,5 +1,7 @@
 // gec — GE's command line.
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <new>
 #include <cstdio>
 
 #include "common.h"
@@ -147,6 +149,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // An option read after parsing (get_option()->as<T>()) that does not convert: a usage error.
     std::fprintf(stderr, "gec: error: %s (gec --help)\n", e.what());
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave that the system cannot resolve (name too long, symlink loop, no
+    // permission): what() names the operation, the reason and the path.
+    std::fprintf(stderr, "gec: error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "gec: error: out of memory (a tensor or buffer the input asks for does not fit)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gec: internal error: %s\n", e.what());

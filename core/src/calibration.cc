@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ge/core/file_io.h"
 #include "ge/sdk/error.h"
 
 namespace ge::core {
@@ -34,11 +35,12 @@ std::string cpu_model_name() {
 
 MachineCeilings load_calibration(const std::string& path) {
   MachineCeilings c;
-  if (path.empty() || !fs::exists(path)) return c;
-  std::ifstream in(path);
+  std::error_code ec;
+  if (path.empty() || !fs::exists(path, ec)) return c;
+  const std::string text = read_regular_file(path, "calibration file", uint64_t{1} << 20);
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw Error("calibration file '" + path + "' is not valid JSON (" + e.what() + "); rerun `gec calibrate` or delete it");
   }
@@ -86,13 +88,7 @@ void save_calibration(const MachineCeilings& c, const std::string& path) {
   j["date"] = buf;
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(2) << "\n";
-    if (!out) throw Error("cannot write calibration file '" + path + "'");
-  }
-  fs::rename(tmp, path);
+  write_file_atomically(path, j.dump(2) + "\n", "calibration file");
 }
 
 }  // namespace ge::core

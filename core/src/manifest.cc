@@ -1,5 +1,6 @@
 // Manifest reading (TOML++). Every key is checked; unknown keys are errors with file:line.
 #include "ge/core/manifest.h"
+#include "ge/core/file_io.h"
 
 #include <toml++/toml.h>
 
@@ -103,15 +104,20 @@ std::string toml_text(const toml::node& n) {
 }
 
 void parse_into(Manifest& m, const std::string& path, std::vector<std::string>& stack) {
-  if (!fs::exists(path)) throw Error("manifest '" + path + "' does not exist");
-  std::string canon = fs::weakly_canonical(path).string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw Error("manifest '" + path + "' does not exist" + (ec ? ": " + ec.message() : ""));
+  std::string canon = fs::weakly_canonical(path, ec).string();
+  if (ec) throw Error("manifest '" + path + "' cannot be resolved: " + ec.message());
   for (auto& s : stack)
     if (s == canon) throw Error("manifest '" + canon + "' includes itself (through " + stack.front() + ")");
   stack.push_back(canon);
   Reader r{canon};
   toml::table root;
+  // A regular file of bounded size: a FIFO or /dev/zero would block or read without end, a
+  // directory would parse as an empty manifest.
+  const std::string text = read_regular_file(canon, "manifest", uint64_t{16} << 20);
   try {
-    root = toml::parse_file(canon);
+    root = toml::parse(text, canon);
   } catch (const toml::parse_error& e) {
     throw Error(canon + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
@@ -76,6 +77,11 @@ std::pair<DataType, std::optional<Shape>> tensor_type(const onnx::ValueInfoProto
     }
     dims.push_back(d.dim_value());
   }
+  try {
+    Shape(dims).numel();  // refuses a product of dims past 2^59 before anything sizes a buffer
+  } catch (const Error& e) {
+    throw InvalidGraphError(where + " '" + vi.name() + "': " + e.what());
+  }
   return {dt, Shape(dims)};
 }
 
@@ -114,15 +120,14 @@ class OnnxFrontend : public Frontend {
   }
 
   std::unique_ptr<Graph> load(const std::string& path, const FrontendOptions& opts) const override {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("model file '" + path + "' cannot be opened");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes = read_regular_file(path, "model file");
     onnx::ModelProto model;
     if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
       throw Error("model file '" + path + "' is not a valid ONNX model (protobuf parsing failed)");
     bytes.clear();
     bytes.shrink_to_fit();
     std::string base_dir = fs::path(path).parent_path().string();
+    validate_model_tensors(model, base_dir, path);  // before onnx::shape_inference reads any tensor
     if (model.graph().node_size() == 0 && model.graph().output_size() == 0)
       throw Error("model file '" + path + "' holds an empty graph");
     for (auto& f : model.functions())
@@ -130,8 +135,10 @@ class OnnxFrontend : public Frontend {
     bring_into_opset_range(model, path);
     // ONNX's own shape inference fills value_info; GE's propagation is authoritative and is
     // checked against it.
+    std::string unsafe;
     try {
-      onnx::shape_inference::InferShapes(model);
+      if (onnx_inference_is_safe(model, &unsafe)) onnx::shape_inference::InferShapes(model);
+      else log(LogLevel::Debug, "model file '" + path + "': onnx shape inference skipped: " + unsafe);
     } catch (const std::exception&) {
       // Not fatal: GE's propagation decides; mismatches are reported there.
     }
@@ -153,6 +160,8 @@ class OnnxFrontend : public Frontend {
 
     for (auto& vi : gp.input()) {
       if (Value* c = g->find_value(vi.name())) {
+        if (c->is_graph_input() || !c->is_constant())
+          throw InvalidGraphError("model file '" + path + "': graph input '" + vi.name() + "' is listed twice");
         // Older IR versions list initializers as inputs as well: constants unless asked otherwise.
         if (opts.keep_initializer_inputs) {
           c->data.reset();

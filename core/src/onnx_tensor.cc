@@ -1,9 +1,13 @@
 // onnx.TensorProto ⇄ ge::Tensor. Field meanings: onnx/onnx.proto, message TensorProto.
 #include "onnx_tensor.h"
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
 
@@ -22,28 +26,151 @@ void copy_field(Tensor& t, const Src& field, const std::string& what) {
   for (int i = 0; i < field.size(); ++i) d[i] = static_cast<Dst>(field.Get(i));
 }
 
-void read_external(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what, Tensor& t) {
-  std::string location;
+/// Non-negative decimal integer (external-data offset and length), or an error naming the key.
+int64_t parse_size(const std::string& s, const std::string& key, const std::string& what) {
+  int64_t v = 0;
+  bool ok = !s.empty() && s.size() <= 18;
+  for (char c : s) ok = ok && c >= '0' && c <= '9';
+  if (ok) v = std::stoll(s);
+  if (!ok) throw Error(what + ": external data " + key + " '" + s + "' is not a non-negative integer below 10^18");
+  return v;
+}
+
+struct ExternalData {
+  fs::path file;
   int64_t offset = 0, length = -1;
+};
+
+/// The external data of `p`, resolved and checked: the location is relative and stays inside
+/// the model's folder after symlinks (as ONNX Runtime requires), the file is a regular file and
+/// offset + bytes lie inside it.
+ExternalData resolve_external(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what,
+                              uint64_t bytes) {
+  ExternalData e;
+  std::string location;
   for (auto& kv : p.external_data()) {
     if (kv.key() == "location") location = kv.value();
-    else if (kv.key() == "offset") offset = std::stoll(kv.value());
-    else if (kv.key() == "length") length = std::stoll(kv.value());
+    else if (kv.key() == "offset") e.offset = parse_size(kv.value(), "offset", what);
+    else if (kv.key() == "length") e.length = parse_size(kv.value(), "length", what);
   }
   if (location.empty()) throw Error(what + ": external data without a location");
-  fs::path file = fs::path(base_dir) / location;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(what + ": external data file '" + file.string() + "' cannot be opened");
-  size_t need = t.nbytes();
-  if (length >= 0 && static_cast<size_t>(length) != need)
-    throw Error(what + ": external data length " + std::to_string(length) + " does not match " + std::to_string(need) + " bytes");
-  in.seekg(offset);
-  in.read(static_cast<char*>(t.data()), static_cast<std::streamsize>(need));
-  if (static_cast<size_t>(in.gcount()) != need)
-    throw Error(what + ": external data file '" + file.string() + "' is too short");
+  const fs::path loc(location);
+  if (loc.is_absolute() || loc.has_root_name() || location.find('\0') != std::string::npos)
+    throw Error(what + ": external data location '" + location + "' must be a path relative to the model's folder");
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::absolute(base_dir.empty() ? "." : base_dir, ec), ec);
+  const fs::path file = fs::weakly_canonical(base / loc, ec);
+  if (ec) throw Error(what + ": external data location '" + location + "' cannot be resolved: " + ec.message());
+  auto [b, f] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
+  if (b != base.end() || f == file.end())
+    throw Error(what + ": external data location '" + location + "' resolves outside the model's folder '" +
+                base.string() + "'");
+  e.file = file;
+  const uint64_t size = require_regular_file(file.string(), what + ": external data file", UINT64_MAX);
+  if (e.length >= 0 && static_cast<uint64_t>(e.length) != bytes)
+    throw Error(what + ": external data length " + std::to_string(e.length) + " does not match " +
+                std::to_string(bytes) + " bytes");
+  if (static_cast<uint64_t>(e.offset) > size || bytes > size - static_cast<uint64_t>(e.offset))
+    throw Error(what + ": external data offset " + std::to_string(e.offset) + " + " + std::to_string(bytes) +
+                " bytes lies past the end of '" + file.string() + "' (" + std::to_string(size) + " bytes)");
+  return e;
+}
+
+void read_external(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what, Tensor& t) {
+  const ExternalData e = resolve_external(p, base_dir, what, t.nbytes());
+  std::ifstream in(e.file, std::ios::binary);
+  if (!in) throw Error(what + ": external data file '" + e.file.string() + "' cannot be opened");
+  in.seekg(e.offset);
+  in.read(static_cast<char*>(t.data()), static_cast<std::streamsize>(t.nbytes()));
+  if (static_cast<size_t>(in.gcount()) != t.nbytes())
+    throw Error(what + ": external data file '" + e.file.string() + "' is too short");
+}
+
+/// Elements stored in the typed field that holds dtype t (onnx.proto, TensorProto field docs).
+int64_t typed_field_size(const onnx::TensorProto& p, DataType t) {
+  switch (t) {
+    case DataType::Float32: return p.float_data_size();
+    case DataType::Float64: return p.double_data_size();
+    case DataType::Int64: return p.int64_data_size();
+    case DataType::UInt32: case DataType::UInt64: return p.uint64_data_size();
+    default: return p.int32_data_size();
+  }
+}
+
+/// One TensorProto checked the way tensor_from_proto reads it, without allocating its data.
+void validate_tensor(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what) {
+  if (!onnx::TensorProto_DataType_IsValid(p.data_type()) || p.data_type() == onnx::TensorProto::UNDEFINED)
+    throw Error(what + ": tensor data type " + std::to_string(p.data_type()) + " is not an ONNX data type");
+  const DataType dt = static_cast<DataType>(p.data_type());
+  if (dt == DataType::String) throw UnsupportedError(what + ": string tensors are not supported");
+  if (dtype_size(dt) == 0)
+    throw UnsupportedError(what + ": tensor data type " + std::to_string(p.data_type()) + " is not supported");
+  if (p.has_segment()) throw UnsupportedError(what + ": segmented tensors are not supported");
+  std::vector<int64_t> dims(p.dims().begin(), p.dims().end());
+  for (auto d : dims)
+    if (d < 0) throw Error(what + ": negative dimension in " + Shape(dims).str());
+  const uint64_t bytes = static_cast<uint64_t>(Shape(dims).numel()) * dtype_size(dt);  // numel refuses > 2^59
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) {
+    if (p.has_raw_data()) throw Error(what + ": external data and raw_data both given");
+    resolve_external(p, base_dir, what, bytes);
+  } else if (p.has_raw_data()) {
+    if (p.raw_data().size() != bytes)
+      throw Error(what + ": raw_data has " + std::to_string(p.raw_data().size()) + " bytes, shape " +
+                  Shape(dims).str() + " of " + std::string(dtype_name(dt)) + " needs " + std::to_string(bytes));
+  } else if (typed_field_size(p, dt) != Shape(dims).numel()) {
+    throw Error(what + ": has " + std::to_string(typed_field_size(p, dt)) + " elements, shape " + Shape(dims).str() +
+                " needs " + std::to_string(Shape(dims).numel()));
+  }
+}
+
+void validate_graph_tensors(const onnx::GraphProto& g, const std::string& base_dir, const std::string& where);
+
+void validate_attribute(const onnx::AttributeProto& a, const std::string& base_dir, const std::string& node) {
+  const std::string what = node + " attribute '" + a.name() + "'";
+  if (a.has_t()) validate_tensor(a.t(), base_dir, what);
+  for (const auto& t : a.tensors()) validate_tensor(t, base_dir, what);
+  if (a.has_g()) validate_graph_tensors(a.g(), base_dir, what);
+  for (const auto& g : a.graphs()) validate_graph_tensors(g, base_dir, what);
+}
+
+void validate_graph_tensors(const onnx::GraphProto& g, const std::string& base_dir, const std::string& where) {
+  for (const auto& init : g.initializer()) validate_tensor(init, base_dir, where + "initializer '" + init.name() + "'");
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& n = g.node(i);
+    const std::string desc =
+        where + "node '" + (n.name().empty() ? "#" + std::to_string(i) : n.name()) + "' (" + n.op_type() + ")";
+    for (const auto& a : n.attribute()) validate_attribute(a, base_dir, desc);
+  }
 }
 
 }  // namespace
+
+void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path) {
+  validate_graph_tensors(m.graph(), base_dir, "model file '" + path + "': ");
+}
+
+bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
+  // Ranks known before inference: graph inputs with a shape, initializers.
+  std::map<std::string, int64_t> rank;
+  for (const auto& vi : m.graph().input())
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  for (const auto& t : m.graph().initializer()) rank[t.name()] = t.dims_size();
+  for (const auto& n : m.graph().node()) {
+    if (n.op_type() != "LayerNormalization" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+    // onnx 1.12's LayerNormalization inference indexes the input's dims by `axis` without a
+    // range check (a negative axis past -rank reads before the array).
+    int64_t axis = -1;
+    for (const auto& a : n.attribute())
+      if (a.name() == "axis") axis = a.i();
+    if (axis == -1 || axis == 0) continue;
+    auto r = n.input_size() ? rank.find(n.input(0)) : rank.end();
+    if (r != rank.end() && axis >= -r->second && axis < r->second) continue;
+    if (why) *why = "node '" + n.name() + "' (LayerNormalization) has axis " + std::to_string(axis) + " not provably within its input's rank";
+    return false;
+  }
+  return true;
+}
 
 Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what) {
   DataType dt = static_cast<DataType>(p.data_type());
@@ -92,28 +219,24 @@ void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto
 }
 
 Tensor read_tensor_file(const std::string& path, std::string* name_out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("tensor file '" + path + "' cannot be opened");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_regular_file(path, "tensor file");
   onnx::TensorProto p;
   if (!p.ParseFromString(bytes)) throw Error("tensor file '" + path + "' is not a serialized onnx.TensorProto");
   if (name_out) *name_out = p.name();
   return tensor_from_proto(p, fs::path(path).parent_path().string(), "tensor file '" + path + "'");
 }
 
-void write_tensor_file(const Tensor& t, const std::string& name, const std::string& path) {
+std::string tensor_file_bytes(const Tensor& t, const std::string& name) {
   onnx::TensorProto p;
   tensor_to_proto(t, name, &p);
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out || !p.SerializeToOstream(&out)) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw Error("cannot write tensor file '" + path + "'");
-    }
-  }
-  fs::rename(tmp, path);
+  std::string bytes;
+  if (!p.SerializeToString(&bytes))
+    throw Error("tensor '" + name + "' of " + std::to_string(t.nbytes()) + " bytes cannot be serialized (over 2 GiB?)");
+  return bytes;
+}
+
+void write_tensor_file(const Tensor& t, const std::string& name, const std::string& path) {
+  write_file_atomically(path, tensor_file_bytes(t, name), "tensor file");
 }
 
 }  // namespace ge::core

@@ -10,6 +10,15 @@ namespace ge::core {
 
 /// `base_dir` resolves external data locations; `what` names the tensor in errors.
 Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what);
+/// Checks every TensorProto of the model (initializers and tensor attributes, in subgraphs too):
+/// a known dtype, dims >= 0 whose product fits, raw_data or the typed field of exactly that
+/// size, external data inside the model's folder and inside its file. Runs before any library
+/// (onnx::shape_inference) reads the tensors; throws ge::Error naming the tensor.
+void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path);
+/// False (with the reason) when a node would reach an onnx 1.12 shape-inference function that
+/// indexes out of bounds on its attributes (LayerNormalization's axis); the frontend then skips
+/// onnx::shape_inference, whose results only seed GE's own propagation.
+bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
 void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* p);
 
 }  // namespace ge::core

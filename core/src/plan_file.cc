@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ge/core/file_io.h"
 #include "ge/core/plan.h"
 #include "ge/core/semver.h"
 #include "ge/sdk/error.h"
@@ -139,29 +140,12 @@ void reseal_plan(std::vector<uint8_t>& bytes) {
 
 void save_plan(const Graph& g, const Environment& env, const std::string& backend, const std::string& path) {
   std::vector<uint8_t> bytes = serialize_plan(g, env, backend);
-  std::string tmp = path + ".tmp";
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw Error("cannot write plan '" + path + "' (through '" + tmp + "')" + why);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    const std::string why = ec.message();  // before remove() reuses ec
-    fs::remove(tmp, ec);
-    throw Error("cannot write plan '" + path + "': " + why);
-  }
+  write_file_atomically(path, std::string(bytes.begin(), bytes.end()), "plan");
 }
 
 bool is_plan_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // a FIFO would block the read
   std::ifstream in(path, std::ios::binary);
   char m[sizeof kPlanMagic] = {};
   return in.read(m, sizeof m) && std::memcmp(m, kPlanMagic, sizeof m) == 0;
@@ -169,6 +153,7 @@ bool is_plan_file(const std::string& path) {
 
 std::string plan_backend(const std::string& path) {
   std::string w = "plan '" + path + "'";
+  require_regular_file(path, "plan", UINT64_MAX);
   std::ifstream in(path, std::ios::binary);
   uint8_t pre[kPreamble] = {};
   if (!in.read(reinterpret_cast<char*>(pre), kPreamble) || std::memcmp(pre, kPlanMagic, sizeof kPlanMagic) != 0)
@@ -229,6 +214,7 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
   }
   check_kernels(*c.graph, h.backend(), env, w);
   try {
+    plan_detail::check_invariants(*c.graph, env);
     plan_detail::validate_sections(*c.graph, env, h, wsize);
   } catch (const Error& e) {
     throw Error(w + ": " + e.what());
@@ -243,7 +229,7 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
 }
 
 PlanContents load_plan(const std::string& path, const Environment& env) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused below, not waited on
   if (fd < 0) throw Error("plan '" + path + "': cannot open (" + std::strerror(errno) + ")");
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

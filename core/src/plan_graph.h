@@ -23,6 +23,11 @@ void graph_to_header(const Graph& g, const std::string& backend, planfile::Heade
 std::shared_ptr<Graph> header_to_graph(const planfile::Header& h, const uint8_t* weights, uint64_t weights_size,
                                        const std::shared_ptr<void>& keepalive);
 
+/// Re-checks what the compiler guarantees and the runtime relies on (plan_invariants.cc): each
+/// node's required operands are present and none exceeds its definition; operands share arena
+/// bytes only as views, in-place outputs or in-place Concat inputs. Throws ge::Error.
+void check_invariants(const Graph& g, const Environment& env);
+
 // ---- backend sections (plan_sections.cc; ge/sdk/plan_section.h)
 
 /// Appends to `h.sections` the bytes of every plan section `env` registered for `backend`,

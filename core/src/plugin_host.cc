@@ -2,6 +2,7 @@
 // (file, loader, entry symbol, SDK ABI, version requirement, sha256, name) and lets it fill
 // the environment's registries. A plugin whose registration throws leaves nothing behind.
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -11,7 +12,9 @@
 #include <fstream>
 
 #include "ge/core/calibration.h"
+#include "elf_check.h"
 #include "ge/core/environment.h"
+#include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/plan.h"
 #include "ge/core/semver.h"
@@ -211,10 +214,15 @@ std::string where(const PluginEntry& e) { return "plugin '" + e.name + "' (" + e
 
 void load_one(Environment& env, const PluginEntry& e) {
   auto t0 = std::chrono::steady_clock::now();
-  if (!fs::exists(e.path)) throw Error(where(e) + ": file does not exist");
+  std::error_code ec;
+  if (!fs::exists(e.path, ec)) throw Error(where(e) + ": file does not exist" + (ec ? ": " + ec.message() : ""));
+  // A regular, complete ELF object for this machine: dlopen of a FIFO blocks, of a truncated
+  // library faults when its missing pages are touched.
+  const std::string bytes = read_regular_file(e.path, where(e) + ": file", uint64_t{1} << 30);
+  check_elf_shared_object(bytes, where(e));
   PluginInfo info;
   info.file = e.path;
-  info.sha256 = sha256_file(e.path);
+  info.sha256 = sha256_hex(bytes);
   if (!e.sha256.empty() && info.sha256 != e.sha256)
     throw Error(where(e) + ": sha256 mismatch: the manifest pins " + e.sha256 + ", the file has " + info.sha256);
 
@@ -297,9 +305,7 @@ void load_registry_files(Environment& env) {
     fs::path p(t.substr(i + 1, j - i - 1));
     i = j;
     fs::path full = p.is_absolute() ? p : base / p;
-    std::ifstream in(full);
-    if (!in) throw Error(v.origin + ": registry file '" + full.string() + "' cannot be read");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = read_regular_file(full.string(), v.origin + ": registry file", uint64_t{16} << 20);
     for (OpDef& d : parse_op_defs_toml(text, full.string())) {
       d.source = "registry file " + full.filename().string();
       env.ops.add_or_replace(std::move(d));
@@ -326,6 +332,10 @@ Backend& Environment::backend(const std::string& name) const {
 
 const Frontend& Environment::frontend_for(const std::string& path) const {
   std::string head(16, '\0');
+  // Only a regular file is read: opening a FIFO would block, /dev/zero would be read as a model.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    throw Error("model file '" + path + "' is not a regular file (a FIFO, device or socket)");
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
     head.resize(std::fread(head.data(), 1, head.size(), f));
     std::fclose(f);

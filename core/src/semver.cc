@@ -25,6 +25,7 @@ Version parse_version(const std::string& s, const std::string& what) {
   while (std::getline(is, piece, '.')) {
     if (i >= 3 || piece.empty() || piece.find_first_not_of("0123456789") != std::string::npos)
       throw Error(what + ": '" + s + "' is not a version (MAJOR.MINOR.PATCH)");
+    if (piece.size() > 9) throw Error(what + ": '" + s + "' has a version number above 999999999");
     *parts[i++] = std::stoi(piece);
   }
   if (i == 0) throw Error(what + ": '" + s + "' is not a version (MAJOR.MINOR.PATCH)");

@@ -114,7 +114,7 @@ class ConvKernel : public Kernel {
   Activation act_;
 };
 
-/// MatMul (A rank >= 2 with B rank 2, or equal batch dims), Gemm (2-D, transA/transB,
+/// MatMul (A rank >= 2 with B rank 2, or batch dims broadcast numpy-style), Gemm (2-D, transA/transB,
 /// alpha, beta, C broadcast) and ge.FusedMatMul (A rank >= 2 folded into M, B 2-D with transB,
 /// bias [N], activation "" | Relu | Sigmoid | Gelu).
 class MatMulKernel : public Kernel {
@@ -151,12 +151,9 @@ class MatMulKernel : public Kernel {
       if (b.rank() == 2) {
         M_ = a.numel() / K_;  // leading dims flattened into M
         batch_ = 1;
-      } else if (a.rank() == b.rank()) {
-        batch_ = a.numel() / (M_ * K_);
-        if (b.numel() / (K_ * N_) != batch_) throw UnsupportedError("MatMul: broadcast batch dims not supported in " + who(node_));
-        b_batched_ = true;
       } else {
-        throw UnsupportedError("MatMul: B of rank > 2 with another rank than A not supported in " + who(node_));
+        broadcast_batches(a, b, ctx.output_shape(0));
+        b_batched_ = true;
       }
     }
   }
@@ -166,8 +163,9 @@ class MatMulKernel : public Kernel {
     if (tb_) b = transpose(b, N_, K_);
     std::vector<float> y(static_cast<size_t>(batch_ * M_ * N_));
     for (int64_t bi = 0; bi < batch_; ++bi) {
-      std::vector<float> ab(a.begin() + bi * M_ * K_, a.begin() + (bi + 1) * M_ * K_);
-      std::vector<float> bb = b_batched_ ? std::vector<float>(b.begin() + bi * K_ * N_, b.begin() + (bi + 1) * K_ * N_) : b;
+      const int64_t ai = a_batch_.empty() ? bi : a_batch_[bi], bj = b_batch_.empty() ? bi : b_batch_[bi];
+      std::vector<float> ab(a.begin() + ai * M_ * K_, a.begin() + (ai + 1) * M_ * K_);
+      std::vector<float> bb = b_batched_ ? std::vector<float>(b.begin() + bj * K_ * N_, b.begin() + (bj + 1) * K_ * N_) : b;
       if (cube_) {
         cube_batch_tiles(ab.data(), bb.data(), nullptr, y.data() + bi * M_ * N_, tiling_, bi);
       } else {
@@ -200,6 +198,33 @@ class MatMulKernel : public Kernel {
   }
 
  private:
+  /// numpy.matmul's batch broadcasting (ONNX Operators.md, MatMul): the output's batch dims are
+  /// the broadcast of A's and B's (right-aligned, 1 stretches); per output batch, the batch of A
+  /// and of B it reads. A and B may broadcast on different axes (A[1,8,..] @ B[8,1,..]).
+  void broadcast_batches(const Shape& a, const Shape& b, const Shape& y) {
+    const size_t r = y.rank() - 2;
+    if (y.rank() < 2 || y[r] != M_ || y[r + 1] != N_ || a.rank() - 2 > r || b.rank() - 2 > r)
+      throw InvalidGraphError("MatMul: output " + y.str() + " is not the product of " + a.str() + " and " + b.str() +
+                              " in " + who(node_));
+    batch_ = 1;
+    for (size_t d = 0; d < r; ++d) batch_ *= y[d];
+    auto index_of = [&](const Shape& s, int64_t bi) {  // batch index of operand s for output batch bi
+      const size_t off = r - (s.rank() - 2);
+      int64_t idx = 0, stride = 1;
+      for (size_t d = r; d-- > 0;) {
+        const int64_t k = bi % y[d];
+        bi /= y[d];
+        if (d < off) continue;
+        const int64_t e = s[d - off];
+        if (e != 1 && e != y[d])
+          throw InvalidGraphError("MatMul: batch dims of " + a.str() + " and " + b.str() + " do not broadcast in " + who(node_));
+        idx += (e == 1 ? 0 : k) * stride;
+        stride *= e;
+      }
+      return idx;
+    };
+    for (int64_t bi = 0; bi < batch_; ++bi) a_batch_.push_back(index_of(a, bi)), b_batch_.push_back(index_of(b, bi));
+  }
   /// ge.FusedMatMul's epilogue in fp32: + bias[n], then the activation (Gelu: erf form).
   void epilogue(KernelIO& io, std::vector<float>& y) const {
     std::vector<float> bias;
@@ -224,6 +249,7 @@ class MatMulKernel : public Kernel {
   bool cube_ = false, gemm_ = false, fused_ = false, b_batched_ = false;
   std::string act_;
   int64_t ta_ = 0, tb_ = 0, M_ = 0, K_ = 0, N_ = 0, batch_ = 1;
+  std::vector<int64_t> a_batch_, b_batch_;  // per output batch (MatMul with batch dims): A's, B's
   float alpha_ = 1, beta_ = 1;
 };
 

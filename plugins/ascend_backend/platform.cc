@@ -24,7 +24,9 @@ const std::vector<std::string>& platform_keys() {
       "alignment.ub",      "alignment.l1",       "alignment.l0a",      "alignment.l0b",
       "peak.fp16_tflops",  "aicpu.gflops",       "launch.aicore_us",   "launch.aicpu_us",
       // Timeline constants (timeline.h; assumptions): cross-stream event latency, AI CPUs, AI CPU bandwidth.
-      "launch.event_us",   "aicpu.cores",        "aicpu.gbps"};
+      "launch.event_us",   "aicpu.cores",        "aicpu.gbps",
+      // Device global memory: no tensor of a task is larger (tiling_pass.cc refuses it).
+      "memory.global_bytes"};
   return keys;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include "ge/sdk/error.h"
 #include "kernels.h"
@@ -42,11 +43,15 @@ class PoolKernel : public Kernel {
     kh_ = k[0], kw_ = k[1], sh_ = s[0], sw_ = s[1], dh_ = d[0], dw_ = d[1];
     const std::string ap = ctx.node.attrs.get_string("auto_pad", "NOTSET");
     if (ap == "SAME_UPPER" || ap == "SAME_LOWER") {
-      auto begin = [&](int64_t in, int64_t out, int64_t kk, int64_t st, int64_t dl) {
+      // Both ends: count_include_pad counts the end padding too (ONNX Operators.md, AveragePool:
+      // SAME_UPPER puts the extra pad at the end, SAME_LOWER at the beginning).
+      auto pads = [&](int64_t in, int64_t out, int64_t kk, int64_t st, int64_t dl) {
         const int64_t total = std::max<int64_t>((out - 1) * st + (kk - 1) * dl + 1 - in, 0);
-        return ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+        const int64_t b = ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+        return std::make_pair(b, total - b);
       };
-      pt_ = begin(H_, OH_, kh_, sh_, dh_), pl_ = begin(W_, OW_, kw_, sw_, dw_);
+      std::tie(pt_, pb_) = pads(H_, OH_, kh_, sh_, dh_);
+      std::tie(pl_, pr_) = pads(W_, OW_, kw_, sw_, dw_);
     } else if (ap != "VALID") {
       const auto p = ctx.node.attrs.get_ints("pads", {0, 0, 0, 0});
       if (p.size() != 4) throw InvalidGraphError(op_ + ": pads needs 4 values in " + who(node_));

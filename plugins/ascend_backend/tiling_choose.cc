@@ -155,7 +155,11 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
     for (const Candidate& k : keep)
       if (k.t.blocked() && k.bound <= limit) out.push_back(k);
   };
-  for (int64_t n_tile = 16; n_tile <= n_max; n_tile += 16)
+  // Every loop below starts at the largest extent the buffers can hold, not at the problem's:
+  // the search then takes the same few steps for a huge M, N or K (buffer bytes of tiling.h,
+  // double-buffered fp16 operands, fp32 L0C).
+  auto fit16 = [](int64_t bytes, int64_t per) { return std::max<int64_t>(16, bytes / std::max<int64_t>(per, 1) / 16 * 16); };
+  for (int64_t n_tile = 16; n_tile <= n_max && 16 * n_tile * 4 * 2 <= l0c; n_tile += 16)
     for (int64_t m_tile = 16; m_tile <= m_max; m_tile += 16) {
       CubeTiling t = problem;
       t.double_buffer = true;
@@ -163,7 +167,8 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
       if (t.l0c_bytes() > l0c) break;  // grows with m_tile
       // k_tile: the largest multiple of 16 whose A and B tiles fit L0A / L0B (and one step fits L1).
       int64_t k_fit = 0;
-      for (int64_t k = k_max; k >= 16; k -= 16) {
+      const int64_t k_top = std::min({k_max, fit16(l0a, m_tile * 4), fit16(l0b, n_tile * 4)});
+      for (int64_t k = k_top; k >= 16; k -= 16) {
         CubeTiling c = t;
         c.k_tile = c.k_l1 = k;
         if (c.l0a_bytes() <= l0a && c.l0b_bytes() <= l0b && c.l1_bytes() <= l1) {
@@ -175,7 +180,8 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
       // (1) k_l1: the largest multiple of k_tile (up to K rounded to k_tile) whose panels fit L1.
       t.k_tile = k_fit;
       t.k_l1 = k_fit;
-      for (int64_t s = ceil_div(k_max, k_fit); s >= 1; --s) {
+      const int64_t s_top = std::min(ceil_div(k_max, k_fit), std::max<int64_t>(1, l1 / ((m_tile + n_tile) * k_fit * 4)));
+      for (int64_t s = s_top; s >= 1; --s) {
         CubeTiling c = t;
         c.k_l1 = s * k_fit;
         if (c.l1_bytes() <= l1) {
@@ -201,7 +207,9 @@ CubeTiling choose(const CubeTiling& problem, const TaskWork& work, const Platfor
         // other in the largest chunk (a divisor of K₁₆, multiple of k_tile) that fits beside it.
         for (bool a_whole : {true, false}) {
           const int64_t whole = (a_whole ? m_tile : n_tile) * k_max * 2 * 2, other = a_whole ? n_tile : m_tile;
-          for (int64_t j = k_max / k_div - 1; j >= 1; --j) {
+          if (whole > l1) continue;
+          const int64_t j_top = std::min(k_max / k_div - 1, (l1 - whole) / std::max<int64_t>(1, other * k_div * 4));
+          for (int64_t j = j_top; j >= 1; --j) {
             if ((k_max / k_div) % j || whole + other * j * k_div * 2 * 2 > l1) continue;
             CubeTiling r = t;
             r.k_tile = k_div;

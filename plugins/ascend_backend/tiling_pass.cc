@@ -45,7 +45,16 @@ class TilingPass : public Pass {
     if (ctx.backend() != "ascend") return false;
     const std::string soc = ctx.option("ascend", "soc_version") ? unquote(*ctx.option("ascend", "soc_version")) : "Ascend910A";
     const Platform p = load_platform(dir_, soc);
+    const int64_t global = p.get_int("memory.global_bytes");
     for (Node* n : g.nodes()) {
+      // A tensor the device's global memory cannot hold has no task (and the cost model's
+      // per-tile walk over it would not end in reasonable time).
+      for (const std::vector<Value*>* vs : {&n->inputs(), &n->outputs()})
+        for (const Value* v : *vs)
+          if (v && v->nbytes() > static_cast<size_t>(global))
+            throw UnsupportedError(n->describe() + ": value '" + v->name() + "' " + v->shape.str() + " has " +
+                                   std::to_string(v->nbytes()) + " bytes, more than " + soc + "'s global memory of " +
+                                   std::to_string(global) + " bytes");
       const PlacementChoice c = place(*n, p);
       std::string engine = "aicpu";
       int64_t block_dim = 1;

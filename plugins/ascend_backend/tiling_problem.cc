@@ -44,7 +44,10 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
     } else if (a.rank() == b.rank()) {
       t.M = a[a.rank() - 2];
       t.batch = (t.M > 0 && t.K > 0) ? a.numel() / (t.M * t.K) : 0;
-      if (t.K <= 0 || t.N <= 0 || b.numel() / (t.K * t.N) != t.batch) return no(why, "MatMul broadcast batch dims");
+      // The Cube's batches pair A's batch i with B's batch i: equal batch dims only (a broadcast
+      // batch runs on the AI CPU, whose kernel broadcasts).
+      if (!std::equal(a.dims().begin(), a.dims().end() - 2, b.dims().begin()))
+        return no(why, "MatMul broadcast batch dims");
     } else {
       return no(why, "MatMul B of rank > 2 with another rank than A");
     }

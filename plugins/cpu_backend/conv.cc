@@ -306,7 +306,7 @@ std::optional<Format> conv_blocked_weight_format(const Node& node, int64_t opset
 
 void register_conv_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "", "Conv",
-                         [](const KernelBuildContext& ctx) { return make_conv_kernel(ctx, {}); },
+                         onednn_factory([](const KernelBuildContext& ctx) { return make_conv_kernel(ctx, {}); }),
                          ""});
 }
 

@@ -192,6 +192,21 @@ void require_f32(const KernelBuildContext& ctx, std::initializer_list<size_t> in
   check(ctx.output_type(0));
 }
 
+KernelFactory onednn_factory(KernelFactory f) {
+  return [f = std::move(f)](const KernelBuildContext& ctx) {
+    auto check = [&](const Value* v) {
+      if (!v) return;
+      for (int64_t d : v->shape.dims())
+        if (d > std::numeric_limits<int32_t>::max())
+          throw UnsupportedError(ctx.node.op_type() + ": value '" + v->name() + "' of shape " + v->shape.str() +
+                                 " has a dimension above 2^31-1, which oneDNN does not handle, in " + who(ctx));
+    };
+    for (const Value* v : ctx.node.inputs()) check(v);
+    for (const Value* v : ctx.node.outputs()) check(v);
+    return f(ctx);
+  };
+}
+
 void require_plain(const KernelBuildContext& ctx) {
   auto check = [&](const Value* v) {
     if (v && v->format != Format::ND && v->format != Format::NCHW)

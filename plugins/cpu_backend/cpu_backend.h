@@ -136,6 +136,10 @@ void reorder(dnnl::memory& src, dnnl::memory& dst);
 
 /// "node 'conv1' (Conv)" prefix for messages.
 std::string who(const KernelBuildContext& ctx);
+/// `f` behind a check that no operand has a dimension above 2^31-1: oneDNN's primitive creation
+/// and jit kernels compute extents and offsets in 32-bit ints (a Gemm dimension of 2^40 faulted
+/// with SIGFPE inside it). For the factories of kernels built on oneDNN.
+KernelFactory onednn_factory(KernelFactory f);
 /// Throws UnsupportedError "<Op>: dtype <t> not supported (float32 only)" unless input i (when
 /// present) and output 0 are float32.
 void require_f32(const KernelBuildContext& ctx, std::initializer_list<size_t> inputs);

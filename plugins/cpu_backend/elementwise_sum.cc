@@ -2,7 +2,10 @@
 // broadcasting of every input to the output shape (float16/32/64, bfloat16).
 //
 // Computed as out = in0 + in1, then out += in_k for k >= 2, one broadcast plan per step, so
-// each pass is a vectorized binary loop; a single input is a broadcast copy.
+// each pass is a vectorized binary loop; a single input is a broadcast copy. Pass k reads in_k
+// after pass 0 wrote the output, so when the output shares the bytes of an input k >= 2 (a
+// memory planner running the node in place) the passes accumulate into a scratch buffer.
+#include <cstring>
 #include <vector>
 
 #include "elementwise_common.h"
@@ -26,14 +29,24 @@ class SumKernel final : public Kernel {
       loops::copy_rows(plans_[0], io.inputs[0].data_as<T>(), out, threads_);
       return;
     }
-    loops::binary_rows<T, T, T>(plans_[0], io.inputs[0].data_as<T>(), io.inputs[1].data_as<T>(), out, threads_, WideBinary<T, AddOp>{});
+    const size_t bytes = io.outputs[0].nbytes();
+    std::vector<T> scratch;
+    T* acc = out;
+    for (size_t k = 2; k < n && acc == out; ++k)
+      if (overlaps(io.inputs[k], out, bytes)) acc = (scratch.resize(bytes / sizeof(T)), scratch.data());
+    loops::binary_rows<T, T, T>(plans_[0], io.inputs[0].data_as<T>(), io.inputs[1].data_as<T>(), acc, threads_, WideBinary<T, AddOp>{});
     for (size_t k = 2; k < n; ++k) {
-      loops::binary_rows<T, T, T>(plans_[k - 1], out, io.inputs[k].data_as<T>(), out, threads_, WideBinary<T, AddOp>{});
+      loops::binary_rows<T, T, T>(plans_[k - 1], acc, io.inputs[k].data_as<T>(), acc, threads_, WideBinary<T, AddOp>{});
     }
+    if (acc != out) std::memcpy(out, acc, bytes);
   }
   std::string impl_name() const override { return "cpu:Sum"; }
 
  private:
+  static bool overlaps(const Tensor& in, const T* out, size_t bytes) {
+    const char *a = static_cast<const char*>(in.data()), *b = reinterpret_cast<const char*>(out);
+    return a < b + bytes && b < a + in.nbytes();
+  }
   std::vector<loops::LoopPlan> plans_;
   int threads_;
 };

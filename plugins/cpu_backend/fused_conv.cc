@@ -79,13 +79,13 @@ std::unique_ptr<Kernel> apply_post_ops(std::unique_ptr<Kernel> conv, const Kerne
 
 void register_fused_conv_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "ge", "FusedConv",
-                         [](const KernelBuildContext& ctx) {
+                         onednn_factory([](const KernelBuildContext& ctx) {
                            require_f32(ctx, {3});
                            if (ctx.has_input(3) && ctx.input_shape(3) != ctx.output_shape(0))
                              throw InvalidGraphError("FusedConv: Z " + ctx.input_shape(3).str() + " differs from Y " +
                                                      ctx.output_shape(0).str() + " in " + who(ctx));
                            return make_conv_kernel(ctx, read_post_ops(ctx));
-                         },
+                         }),
                          ""});
 }
 

@@ -168,9 +168,9 @@ class AttentionKernel : public CpuKernel {
 
 void register_fused_attention_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "ge", "Attention",
-                         [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+                         onednn_factory([](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
                            return std::make_unique<AttentionKernel>(ctx);
-                         },
+                         }),
                          ""});
 }
 

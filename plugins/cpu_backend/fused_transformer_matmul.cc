@@ -103,9 +103,9 @@ class FusedMatMulKernel : public CpuKernel {
 
 void register_fused_matmul_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "ge", "FusedMatMul",
-                         [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+                         onednn_factory([](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
                            return std::make_unique<FusedMatMulKernel>(ctx);
-                         },
+                         }),
                          ""});
 }
 

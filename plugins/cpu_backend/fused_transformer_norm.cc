@@ -145,7 +145,7 @@ class GeluKernel : public CpuKernel {
 template <class K>
 KernelDef ge_def(const char* op) {
   return KernelDef{"cpu", "ge", op,
-                   [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> { return std::make_unique<K>(ctx); }, ""};
+                   onednn_factory([](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> { return std::make_unique<K>(ctx); }), ""};
 }
 
 }  // namespace

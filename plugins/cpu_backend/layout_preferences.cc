@@ -102,6 +102,15 @@ class BlockedRouting : public Registrar {
         return plain(ctx);
       };
     }
+    // Every operand's byte count is computed once here, which refuses a product of dims past
+    // 2^59 before any kernel multiplies dims of its own (ge/sdk/types.h).
+    def.factory = [inner = std::move(def.factory)](const KernelBuildContext& ctx) {
+      for (const Value* v : ctx.node.inputs())
+        if (v) (void)v->nbytes();
+      for (const Value* v : ctx.node.outputs())
+        if (v) (void)v->nbytes();
+      return inner(ctx);
+    };
     r_.add_kernel(std::move(def));
   }
   void add_backend(std::shared_ptr<Backend> b) override { r_.add_backend(std::move(b)); }

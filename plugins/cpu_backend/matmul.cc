@@ -231,7 +231,7 @@ class GemmKernel : public CpuKernel {
 template <class K>
 KernelDef def(const char* op) {
   return KernelDef{"cpu", "", op,
-                   [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> { return std::make_unique<K>(ctx); },
+                   onednn_factory([](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> { return std::make_unique<K>(ctx); }),
                    ""};
 }
 

@@ -279,7 +279,7 @@ class GlobalPoolKernel : public CpuKernel {
   int64_t planes_ = 0, plane_ = 0;
 };
 
-KernelDef def(const char* op, KernelFactory f) { return KernelDef{"cpu", "", op, std::move(f), ""}; }
+KernelDef def(const char* op, KernelFactory f) { return KernelDef{"cpu", "", op, onednn_factory(std::move(f)), ""}; }
 
 }  // namespace
 

@@ -57,8 +57,14 @@ std::unique_ptr<Kernel> make_split(const KernelBuildContext& ctx) {
   int64_t off = 0;
   for (size_t i = 0; i < ctx.node.num_outputs(); ++i) {
     const Value* v = ctx.node.output(i);
-    const int64_t part = v ? v->shape[axis] : 0;  // an omitted output still occupies its part
     if (!v) throw UnsupportedError(ctx.node.describe() + ": omitted output " + std::to_string(i));
+    // Each output is the input's shape with its own extent on `axis` (ONNX Operators.md, Split).
+    bool fits = v->shape.rank() == x.rank();
+    for (size_t d = 0; fits && d < x.rank(); ++d) fits = d == axis ? v->shape[d] >= 0 : v->shape[d] == x[d];
+    if (!fits)
+      throw InvalidGraphError(ctx.node.describe() + ": output " + std::to_string(i) + " of shape " + v->shape.str() +
+                              " is not a part of input " + x.str() + " along axis " + std::to_string(axis));
+    const int64_t part = v->shape[axis];
     blocks.push_back(part * inner);
     offsets.push_back(off);
     off += part * inner;

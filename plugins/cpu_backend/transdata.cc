@@ -141,7 +141,7 @@ void require_plain_or_blocked(const KernelBuildContext& ctx) {
 
 void register_transdata_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "ge", "TransData",
-                         [](const KernelBuildContext& ctx) { return std::make_unique<TransDataKernel>(ctx); }, ""});
+                         onednn_factory([](const KernelBuildContext& ctx) { return std::make_unique<TransDataKernel>(ctx); }), ""});
 }
 
 }  // namespace ge::cpu

@@ -81,13 +81,21 @@ bool dies_at(const BufferGroup& grp, const Node& n, const StreamOrder* order) {
 /// In-place: the op reads each element of a same-shaped input before writing that element of
 /// the output (registry pattern elementwise/broadcast), and nothing reads the input's bytes
 /// after this step (the whole group dies here, no other input of the node shares it).
+/// ONNX's variadic elementwise ops (Sum, Max, Min, Mean) are left-to-right folds, and kernels
+/// compute them pass by pass, out = in0 ⊕ in1 then out ⊕= in_k, reading in_k (k >= 2) after
+/// the output was written: only in0 and in1 qualify, and not when the same value is also a
+/// later operand (Sum(v, w, v)). ge.FusedElementwise, variadic too, is one pass per element.
 void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset, const StreamOrder* order) {
   const OpDef* def = ops.find(n.domain(), n.op_type(), opset);
   if (!def || (def->pattern != OpPattern::Elementwise && def->pattern != OpPattern::Broadcast)) return;
   Value* out = n.output(0);
   if (n.num_outputs() != 1 || !G.has(out)) return;
-  for (Value* in : n.inputs()) {
-    if (!G.has(in) || in->dtype != out->dtype || in->shape != out->shape) continue;
+  const bool variadic = n.domain().empty() && !def->inputs.empty() && def->inputs.back().variadic;
+  for (size_t i = 0; i < n.num_inputs(); ++i) {
+    Value* in = n.input(i);
+    if (variadic && i >= 2) break;
+    if (!G.has(in) || in->dtype != out->dtype || in->shape != out->shape || in->format != out->format) continue;
+    if (variadic && std::count(n.inputs().begin(), n.inputs().end(), in) > 1) continue;
     BufferGroup& gi = G.group_of(in);
     if (gi.last_step != G.step(&n) || G.offset_in_group(in) != 0 || gi.bytes != out->nbytes()) continue;
     if (!dies_at(gi, n, order)) continue;

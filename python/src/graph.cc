@@ -9,6 +9,7 @@
 // GCC 12 reports a false -Wmaybe-uninitialized inside std::map's copy for the ImportOptions built
 // in load_onnx (the same family as GCC bug 105562).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "ge/core/file_io.h"
 #include "ge/core/graph_export.h"
 #include "ge/core/importer.h"
 #include "ge/core/report.h"
@@ -332,18 +333,7 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
       .def("to_text", [](const PyGraph& g) { return ge::print_graph(*g.graph); }, "The text IR (sdk/text_ir.h).")
       .def("save_onnx",
            [](const PyGraph& g, const std::string& path) {
-             std::string bytes = ge::core::to_onnx(*g.graph);
-             std::string tmp = path + ".tmp";
-             {
-               std::ofstream out(tmp, std::ios::binary);
-               out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-               if (!out) {
-                 std::error_code ec;
-                 std::filesystem::remove(tmp, ec);
-                 throw ge::Error("cannot write '" + path + "'");
-               }
-             }
-             std::filesystem::rename(tmp, path);
+             ge::core::write_file_atomically(path, ge::core::to_onnx(*g.graph), "ONNX model");
            },
            py::arg("path"), "Writes the graph as an ONNX model (GE's fused ops in domain 'ge').")
       .def("__repr__", [](const PyGraph& g) {

@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "ge/core/environment.h"
+#include "ge/core/file_io.h"
 #include "ge/core/plan.h"
 #include "ge/core/session.h"
 #include "ge/sdk/error.h"
@@ -97,17 +98,7 @@ void bind_plan(py::module_& m) {
       .def_property_readonly("nbytes", [](const Plan& p) { return p.bytes->size(); }, "Size of the plan file in bytes.")
       .def("save",
            [](const Plan& p, const std::string& path) {
-             std::string tmp = path + ".tmp";
-             {
-               std::ofstream out(tmp, std::ios::binary);
-               out.write(reinterpret_cast<const char*>(p.bytes->data()), static_cast<std::streamsize>(p.bytes->size()));
-               if (!out) {
-                 std::error_code ec;
-                 std::filesystem::remove(tmp, ec);
-                 throw ge::Error("cannot write '" + path + "'");
-               }
-             }
-             std::filesystem::rename(tmp, path);
+             ge::core::write_file_atomically(path, std::string(p.bytes->begin(), p.bytes->end()), "plan");
            },
            py::arg("path"), "Writes the plan file (through a temporary file and a rename).")
       .def("__repr__", [](const Plan& p) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "context.h"
+#include "ge/core/file_io.h"
 #include "ge/core/inputs.h"
 #include "ge/core/profiler.h"
 #include "ge/core/session.h"
@@ -104,13 +105,7 @@ void bind_profile(py::module_& m) {
                              "the nominal one can exceed 1).")
       .def("save_trace",
            [](const ProfilePy& p, const std::string& path) {
-             std::string tmp = path + ".tmp";
-             {
-               std::ofstream out(tmp);
-               out << ge::core::chrome_trace(p.p, "ge.profile " + p.name);
-               if (!out) throw ge::Error("cannot write '" + path + "'");
-             }
-             std::rename(tmp.c_str(), path.c_str());
+             ge::core::write_file_atomically(path, ge::core::chrome_trace(p.p, "ge.profile " + p.name), "trace");
            },
            py::arg("path"), "Writes a Chrome trace (JSON; open in Perfetto or chrome://tracing).");
 

@@ -100,21 +100,32 @@ std::vector<int64_t> format_storage_dims(const std::vector<int64_t>& d, Format f
   }
 }
 
-int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f) {
+namespace {
+
+/// Product of dims, refused past 2^59 elements: every byte count (elements × at most 8 bytes,
+/// plus alignment) then fits int64, so no later size, stride or offset computation overflows.
+int64_t checked_product(const std::vector<int64_t>& dims, const std::vector<int64_t>& shown) {
+  constexpr int64_t kMaxElements = int64_t{1} << 59;
   int64_t n = 1;
-  if (!format_is_blocked(f) || (f == Format::FRACTAL_NZ ? logical.size() < 2 : logical.size() != 4)) {
-    for (auto x : logical) n *= x;
-    return n;
+  bool over = false, empty = false;
+  for (auto d : dims) {  // a zero dim does not excuse the others: padded products multiply them
+    empty |= d == 0;
+    if (d != 0) over |= __builtin_mul_overflow(n, d, &n) || n > kMaxElements || n < -kMaxElements;
   }
-  for (auto x : format_storage_dims(logical, f)) n *= x;
-  return n;
+  if (over) throw InvalidGraphError("shape " + Shape(shown).str() + " has more than 2^59 elements");
+  return empty ? 0 : n;
 }
 
-int64_t Shape::numel() const {
-  int64_t n = 1;
-  for (auto d : dims_) n *= d;
-  return n;
+}  // namespace
+
+int64_t format_storage_numel(const std::vector<int64_t>& logical, Format f) {
+  if (!format_is_blocked(f) || (f == Format::FRACTAL_NZ ? logical.size() < 2 : logical.size() != 4))
+    return checked_product(logical, logical);
+  checked_product(logical, logical);  // the padded dims below stay in range only when these do
+  return checked_product(format_storage_dims(logical, f), logical);
 }
+
+int64_t Shape::numel() const { return checked_product(dims_, dims_); }
 
 std::string Shape::str() const {
   std::string s = "[";

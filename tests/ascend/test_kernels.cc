@@ -128,8 +128,63 @@ TEST_F(AscendKernels, VectorPools) {
   %out: f32[1,272] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
   check({"AveragePool 3x3 s2 p1", R"(  %y: f32[1,17,4,4] = AveragePool(%x) {kernel_shape=[3,3], pads=[1,1,1,1], strides=[2,2]}
   %out: f32[1,272] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
+  // auto_pad SAME_*: count_include_pad counts both ends' padding (the end pad once was lost).
+  check({"AveragePool SAME_UPPER incl", R"(  %y: f32[1,5,1,1] = AveragePool(%x) {auto_pad="SAME_UPPER", count_include_pad=1, kernel_shape=[3,2], strides=[2,2]}
+  %out: f32[1,5] = Flatten(%y) {axis=1})", "input %x: f32[1,5,1,1]", "aicore.vector"});
+  check({"AveragePool SAME_LOWER incl", R"(  %y: f32[1,17,3,3] = AveragePool(%x) {auto_pad="SAME_LOWER", count_include_pad=1, kernel_shape=[3,2], strides=[2,2]}
+  %out: f32[1,153] = Flatten(%y) {axis=1})", "input %x: f32[1,17,5,6]", "aicore.vector"});
   check({"GlobalAveragePool", R"(  %y: f32[1,17,1,1] = GlobalAveragePool(%x)
   %out: f32[1,17] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
+}
+
+// Batch dims broadcast on both sides (numpy.matmul): A[1,8,..] @ B[8,1,..] has 64 batches, A's
+// batch j and B's batch i for output batch (i, j); the kernel once computed 8 and was refused.
+TEST_F(AscendKernels, MatMulBatchDimsBroadcastOnBothSides) {
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %a: f32[1,8,4,9]
+  input %b: f32[8,1,9,4]
+  %y: f32[8,8,4,4] = MatMul(%a, %b)
+  %out: f32[1,1024] = Flatten(%y) {axis=0}
+  output %out
+})";
+  test::ModeRuns m = test::run_three_ways(text, *cpu_, *fp16_, *fp32_);
+  EXPECT_LE(m.e32, 1e-5);
+  EXPECT_LE(m.e16, 1e-3);
+  // The reference itself, by hand: y[i,j] = a[0,j] @ b[i,0].
+  auto in = test::random_inputs(*test::parse(*cpu_, text));
+  auto a = in[0].to_double_vector(), b = in[1].to_double_vector();
+  auto y = m.fp32.outputs[0].to_double_vector();
+  ASSERT_EQ(y.size(), 1024u);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) {
+          double s = 0;
+          for (int k = 0; k < 9; ++k) s += a[(j * 4 + r) * 9 + k] * b[(i * 9 + k) * 4 + c];
+          EXPECT_NEAR(y[((i * 8 + j) * 4 + r) * 4 + c], s, 1e-4) << i << " " << j << " " << r << " " << c;
+        }
+}
+
+// Conv pads of 2^40 make an output of 2^43 elements: once the tiling search and the cycle model
+// walked its tiles for hours; a tensor larger than the device's global memory is refused first.
+TEST_F(AscendKernels, TensorLargerThanGlobalMemoryIsRefused) {
+  const std::string text = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,1,4,4]
+  const %w: f32[1,1,1,1] = [1]
+  %y: f32[1,1,2199023255556,4] = Conv(%x, %w) {pads=[1099511627776,0,1099511627776,0]}
+  output %y
+})";
+  core::CompileOptions o = core::CompileOptions::from_manifest(fp32_->manifest);
+  o.backend = "ascend";
+  o.fail_on_pass_error = true;
+  auto g = test::parse(*fp32_, text);
+  try {
+    core::compile_graph(*g, *fp32_, o);
+    ADD_FAILURE() << "compiled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than Ascend910A's global memory of 34359738368 bytes"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST_F(AscendKernels, ConcatOfOddChannels) {

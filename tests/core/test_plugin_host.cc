@@ -1,6 +1,10 @@
 // Every refusal of the plugin host, each with its message.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "ge/core/environment.h"
 #include "ge/core/manifest.h"
@@ -49,8 +53,27 @@ TEST(PluginHost, RefusesAMissingFile) {
 TEST(PluginHost, RefusesAFileThatIsNotASharedLibrary) {
   std::string m = load_error(plugin("text", "libge_test_text.so"));
   expect_contains(m, "not a loadable shared library: ");
-  expect_contains(m, "invalid ELF header");  // the loader's own reason
+  expect_contains(m, "not an ELF file");  // checked before dlopen
 }
+
+// The first 4 KB of a real library: dlopen maps segments past the end of the file and faults
+// (SIGBUS) when it touches them; the ELF headers are checked against the file size first.
+TEST(PluginHost, RefusesATruncatedLibrary) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ge_test_trunc_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto cut = dir / "libge_test_good.so";
+  {
+    std::ifstream in(kDir + "/libge_test_good.so", std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    std::ofstream(cut, std::ios::binary).write(head.data(), in.gcount());
+  }
+  std::string m = load_error("[[plugin]]\nname = \"good\"\npath = \"" + cut.string() + "\"\n");
+  expect_contains(m, "not a loadable shared library: ");
+  expect_contains(m, "truncated?");
+  std::filesystem::remove_all(dir);
+}
+
 
 TEST(PluginHost, RefusesALibraryWithoutTheEntrySymbol) {
   expect_contains(load_error(plugin("no_entry", "libge_test_no_entry.so")),
@@ -135,4 +158,29 @@ TEST(PluginHost, ManifestRegistryFilesOverrideFusionMetadata) {
   EXPECT_EQ(relu->fuse_flag, FuseFlag::Never);
   EXPECT_TRUE(static_cast<bool>(relu->infer));  // shape inference kept from the plugin's definition
   EXPECT_EQ(env->ops.find("", "Relu", 13)->fuse_flag, FuseFlag::Fusable);  // other versions untouched
+}
+
+// Special files as plugin path, manifest include or registry file: refused at once (a FIFO
+// used to block forever, /dev/zero to read without end, a directory to read as empty).
+TEST(PluginHost, RefusesSpecialFilesAsPluginIncludeOrRegistryFile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ge_test_special_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_contains(load_error("[[plugin]]\nname = \"f\"\npath = \"" + fifo.string() + "\"\n"), "is not a regular file");
+  for (const std::string& inc : {fifo.string(), std::string("/dev/zero")})
+    expect_contains(load_error("include = \"" + inc + "\"\n"), "is not a regular file");
+  expect_contains(load_error("include = \"" + dir.string() + "\"\n"), "is a directory");
+  expect_contains(load_error(std_plugin("registry") + "[registry]\nfiles = [\"" + dir.string() + "\"]\n"), "is a directory");
+  expect_contains(load_error(std_plugin("registry") + "[registry]\nfiles = [\"" + fifo.string() + "\"]\n"),
+                  "is not a regular file");
+  // A model path that is a FIFO: choosing its frontend read its first bytes and blocked.
+  auto env = core::load_environment(core::load_manifest(test::write_temp_manifest("")));
+  try {
+    env->frontend_for(fifo.string());
+    ADD_FAILURE() << "a FIFO got a frontend";
+  } catch (const Error& e) {
+    expect_contains(e.what(), "is not a regular file");
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -125,6 +125,17 @@ TEST(CpuElementwise, SumIsVariadicWithBroadcasting) {
   EXPECT_EQ(values<double>(out[0]), (std::vector<double>{1, 2, 1, 2}));
 }
 
+// A memory planner may give Sum's output the buffer of any same-shaped input; input 2 is read
+// after the first pass wrote the output, so it must still give 1 + 10 + 100 (not 1 + 10 + 11).
+TEST(CpuElementwise, SumWithOutputInTheBufferOfALateInput) {
+  const std::vector<Tensor> in = {make<float>({2}, {1, 2}), make<float>({2}, {10, 20}), make<float>({2}, {100, 200}),
+                                  make<float>({2}, {1000, 2000})};
+  for (int shared = 0; shared < 4; ++shared) {
+    auto out = harness().run("Sum", in, {{DT::Float32, {2}}}, {}, 13, {}, 1, shared);
+    EXPECT_EQ(values<float>(out[0]), (std::vector<float>{1111, 2222})) << "output over input " << shared;
+  }
+}
+
 TEST(CpuElementwise, LargeParallelBroadcastMatchesSerial) {
   // [2,16,64,64] + [16,1,1] (per-channel) and [2,16,64,64] - [64] with two threads.
   const Shape s{2, 16, 64, 64};

@@ -113,3 +113,25 @@ TEST(Gemm, RejectsBadBias) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// A Gemm dimension of 2^40 (K here) once reached oneDNN's primitive creation and faulted with
+// SIGFPE; every oneDNN-based CPU kernel now refuses dimensions above 2^31-1 at build time. The
+// operands are views of a dummy buffer: the kernel is refused before it reads them.
+TEST(Gemm, DimensionAbove2To31IsRefusedAtBuild) {
+  KernelHarness h(cpu::register_matmul_kernels);
+  float dummy[4] = {};
+  const int64_t K = int64_t{1} << 40;
+  Tensor a = Tensor::view(DataType::Float32, {1, K}, dummy), b = Tensor::view(DataType::Float32, {K, 1}, dummy);
+  try {
+    h.run("Gemm", {a, b}, {OutSpec{DataType::Float32, {1, 1}}});
+    ADD_FAILURE() << "a Gemm with K = 2^40 was built";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("above 2^31-1"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ge::test

@@ -172,3 +172,23 @@ TEST(CpuTensor, DropoutInferenceAndTrainingRefused) {
 
 }  // namespace
 }  // namespace ge::test
+
+namespace ge::test {
+namespace {
+
+// A Split output whose shape is not a part of the input (a model declaring it rank 0) is refused
+// at kernel build, not indexed out of range.
+TEST(CpuTensorOps, SplitOutputOfAnotherRankIsRefused) {
+  KernelHarness h(cpu::register_split_kernels);
+  Attributes a;
+  a.set("axis", int64_t{0});
+  auto out = h.run("Split", {iota<float>({4, 2})}, {{DataType::Float32, {1, 2}}, {DataType::Float32, {3, 2}}}, a);
+  EXPECT_EQ(values<float>(out[1]), (std::vector<float>{2, 3, 4, 5, 6, 7}));
+  EXPECT_THROW(h.run("Split", {iota<float>({4, 2})}, {{DataType::Float32, {}}, {DataType::Float32, {3, 2}}}, a),
+               InvalidGraphError);
+  EXPECT_THROW(h.run("Split", {iota<float>({4, 2})}, {{DataType::Float32, {1, 3}}, {DataType::Float32, {3, 1}}}, a),
+               InvalidGraphError);
+}
+
+}  // namespace
+}  // namespace ge::test

@@ -143,3 +143,34 @@ TEST(PlanRefusals, MissingPluginOrOtherMajorVersion) {
   EXPECT_EQ(major, head + std::to_string(v.major + 2) + ".0.0 (major differs)");
   EXPECT_EQ(minor, "") << "a newer minor version of a plugin still loads the plan";
 }
+
+// Behind a valid checksum: a node without a required input (kernels read input 0 unchecked)
+// and arena offsets that make a node's input partly overlap its output (overlapping copies).
+TEST(PlanRefusals, InvariantsAreRecheckedBehindTheChecksum) {
+  std::shared_ptr<ge::Graph> g = compile(tiny_cnn_dir() + "/model.onnx");
+  ge::Node* victim = nullptr;
+  for (ge::Node* n : g->nodes())
+    if (!victim && n->num_inputs() > 0 && n->input(0) && !n->input(0)->is_constant()) victim = n;
+  ASSERT_NE(victim, nullptr);
+  ge::Value* in = victim->input(0);
+  g->set_input(victim, 0, nullptr);
+  std::vector<uint8_t> b = ge::core::serialize_plan(*g, *env(), "cpu");
+  std::string m = refusal(b, b.size(), *env());
+  EXPECT_NE(m.find("required input 0"), std::string::npos) << m;
+  g->set_input(victim, 0, in);
+
+  ge::Node* copy = nullptr;  // a node whose input and output both live in the arena
+  for (ge::Node* n : g->nodes())
+    if (!copy && n->num_outputs() == 1 && n->output(0)->arena_offset >= 0 && n->input(0) &&
+        n->input(0)->arena_offset >= 0 && n->input(0)->nbytes() > 64)
+      copy = n;
+  ASSERT_NE(copy, nullptr);
+  const int64_t keep = copy->output(0)->arena_offset;
+  copy->output(0)->arena_offset = copy->input(0)->arena_offset + 64;
+  if (static_cast<uint64_t>(copy->output(0)->arena_offset) + copy->output(0)->nbytes() > g->arena_bytes)
+    g->arena_bytes = copy->output(0)->arena_offset + copy->output(0)->nbytes();
+  b = ge::core::serialize_plan(*g, *env(), "cpu");
+  m = refusal(b, b.size(), *env());
+  EXPECT_NE(m.find("partly overlaps output"), std::string::npos) << m;
+  copy->output(0)->arena_offset = keep;
+}

@@ -4,6 +4,7 @@
 //   auto out = h.run("Conv", {x, w}, {ge::test::OutSpec{ge::DataType::Float32, {1,8,5,5}}},
 //                    attrs, /*opset=*/13, /*constant_inputs=*/{1});
 #pragma once
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <set>
@@ -58,11 +59,13 @@ class KernelHarness {
 
   /// Builds a one-node graph (inputs listed in `constant_inputs` become constants, the rest
   /// graph inputs; an empty Tensor (no data) is an omitted optional input, an OutSpec of dtype
-  /// Undefined an omitted optional output), creates the "cpu" kernel and runs it once. Returns the outputs.
+  /// Undefined an omitted optional output), creates the "cpu" kernel and runs it once. Returns the
+  /// outputs. `out0_shares_input` >= 0 makes output 0 a view of that input's buffer (a copy of the
+  /// input), as a memory planner's in-place reuse does.
   std::vector<Tensor> run(const std::string& op_type, const std::vector<Tensor>& inputs,
                           const std::vector<OutSpec>& outs, const Attributes& attrs = {},
                           int64_t opset = 13, std::set<size_t> constant_inputs = {},
-                          int threads = 1) {
+                          int threads = 1, int out0_shares_input = -1) {
     Graph g("harness");
     g.opsets[""] = opset;
     std::vector<Value*> in_vals;
@@ -90,6 +93,12 @@ class KernelHarness {
     std::vector<Tensor> in_t(inputs.begin(), inputs.end());
     std::vector<Tensor> out_t;
     for (auto& o : outs) out_t.push_back(o.dtype == DataType::Undefined ? Tensor() : Tensor::allocate(o.dtype, o.shape));
+    if (out0_shares_input >= 0) {  // the input becomes a view of output 0's buffer, holding its values
+      Tensor& shared = in_t.at(out0_shares_input);
+      if (shared.nbytes() != out_t.at(0).nbytes()) throw Error("in-place input and output 0 differ in size");
+      std::memcpy(out_t[0].data(), shared.data(), shared.nbytes());
+      shared = Tensor::view(shared.dtype(), shared.shape(), out_t[0].data());
+    }
     KernelIO io{in_t, out_t};
     k->run(io);
     return out_t;

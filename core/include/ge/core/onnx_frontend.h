@@ -21,5 +21,7 @@ Tensor read_tensor_file(const std::string& path, std::string* name_out = nullptr
 /// Writes a tensor as an onnx.TensorProto file (written to a temporary then renamed, so a failure
 /// never leaves a half-written file).
 void write_tensor_file(const Tensor& t, const std::string& name, const std::string& path);
+/// The bytes write_tensor_file writes (a serialized onnx.TensorProto), for multi-file writes.
+std::string tensor_file_bytes(const Tensor& t, const std::string& name);
 
 }  // namespace ge::core

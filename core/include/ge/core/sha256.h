@@ -5,4 +5,6 @@
 namespace ge::core {
 /// Lower-case hex SHA-256 of a file's bytes; throws ge::Error naming the file when unreadable.
 std::string sha256_file(const std::string& path);
+/// Lower-case hex SHA-256 of `bytes`.
+std::string sha256_hex(const std::string& bytes);
 }  // namespace ge::core
