@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elementwise_common.h"
+#include "tensor_common.h"
 
 namespace ge::cpu {
 namespace {
@@ -199,6 +200,13 @@ void register_tensor_kernels(Registrar& r) {
   register_concat_slice_kernels(r);
   register_gather_kernels(r);
   register_misc_tensor_kernels(r);
+  register_creation_kernels(r);
+  register_pad_kernels(r);
+  register_index_kernels(r);
+  register_scatter_kernels(r);
+  register_reorder_kernels(r);
+  register_ordering_kernels(r);
+  register_einsum_kernels(r);
 }
 
 }  // namespace ge::cpu

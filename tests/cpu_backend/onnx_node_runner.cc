@@ -51,8 +51,16 @@ Tensor to_tensor(const onnx::TensorProto& t) {
       case DataType::Float32: out.data_as<float>()[i] = t.float_data(i); break;
       case DataType::Float64: out.data_as<double>()[i] = t.double_data(i); break;
       case DataType::Int64: out.data_as<int64_t>()[i] = t.int64_data(i); break;
+      case DataType::UInt32: out.data_as<uint32_t>()[i] = static_cast<uint32_t>(t.uint64_data(i)); break;
+      case DataType::UInt64: out.data_as<uint64_t>()[i] = t.uint64_data(i); break;
+      // int32_data carries every element type of 32 bits or less (onnx.proto), f16 as its bits.
       case DataType::Int32: out.data_as<int32_t>()[i] = t.int32_data(i); break;
-      case DataType::UInt8: out.data_as<uint8_t>()[i] = static_cast<uint8_t>(t.int32_data(i)); break;
+      case DataType::Int16: out.data_as<int16_t>()[i] = static_cast<int16_t>(t.int32_data(i)); break;
+      case DataType::UInt16:
+      case DataType::Float16:
+      case DataType::BFloat16: out.data_as<uint16_t>()[i] = static_cast<uint16_t>(t.int32_data(i)); break;
+      case DataType::UInt8:
+      case DataType::Bool: out.data_as<uint8_t>()[i] = static_cast<uint8_t>(t.int32_data(i)); break;
       case DataType::Int8: out.data_as<int8_t>()[i] = static_cast<int8_t>(t.int32_data(i)); break;
       default: throw UnsupportedError("runner: typed data of dtype " + std::to_string(t.data_type()));
     }
@@ -80,11 +88,17 @@ double elem(const Tensor& t, int64_t i) {
   switch (t.dtype()) {
     case DataType::Float32: return t.data_as<float>()[i];
     case DataType::Float64: return t.data_as<double>()[i];
+    case DataType::Float16: return half_to_float(t.data_as<uint16_t>()[i]);
     case DataType::Int64: return static_cast<double>(t.data_as<int64_t>()[i]);
+    case DataType::UInt64: return static_cast<double>(t.data_as<uint64_t>()[i]);
     case DataType::Int32: return t.data_as<int32_t>()[i];
+    case DataType::UInt32: return t.data_as<uint32_t>()[i];
+    case DataType::Int16: return t.data_as<int16_t>()[i];
+    case DataType::UInt16: return t.data_as<uint16_t>()[i];
     case DataType::UInt8: return t.data_as<uint8_t>()[i];
+    case DataType::Bool: return t.data_as<uint8_t>()[i];
     case DataType::Int8: return t.data_as<int8_t>()[i];
-    default: throw UnsupportedError("runner: compare dtype");
+    default: throw UnsupportedError("runner: compare dtype " + std::string(dtype_name(t.dtype())));
   }
 }
 
@@ -118,6 +132,7 @@ void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vect
     if (got[k].shape() != want[k].shape()) throw Error("output " + std::to_string(k) + " shape " + got[k].shape().str() + " vs " + want[k].shape().str());
     for (int64_t i = 0; i < want[k].numel(); ++i) {
       const double g = elem(got[k], i), w = elem(want[k], i);
+      if (std::isnan(g) && std::isnan(w)) continue;  // NaN where NaN is expected (numpy's equal_nan)
       if (!(std::fabs(g - w) <= 1e-5 + 1e-3 * std::fabs(w)))
         throw Error("output " + std::to_string(k) + " element " + std::to_string(i) + ": got " + std::to_string(g) +
                     ", want " + std::to_string(w) + (weights_constant ? " (constant weights)" : " (runtime inputs)"));
@@ -134,6 +149,9 @@ int main(int argc, char** argv) {
     cpu::register_norm_kernels(r);
     cpu::register_pool_kernels(r);
     cpu::register_reduce_kernels(r);
+    cpu::register_elementwise_kernels(r);
+    cpu::register_tensor_kernels(r);
+    cpu::register_split_kernels(r);
   });
   int fails = 0, passes = 0, unsupported = 0;
   for (int a = 1; a < argc; ++a) {
@@ -142,6 +160,10 @@ int main(int argc, char** argv) {
     try {
       auto m = load<onnx::ModelProto>(dir / "model.onnx");
       if (m.graph().node_size() != 1) throw UnsupportedError("runner: " + std::to_string(m.graph().node_size()) + " nodes");
+      for (const auto& v : m.graph().input())  // GE has no sequence or optional values
+        if (!v.type().has_tensor_type()) throw UnsupportedError("runner: input " + v.name() + " is not a tensor");
+      for (const auto& v : m.graph().output())
+        if (!v.type().has_tensor_type()) throw UnsupportedError("runner: output " + v.name() + " is not a tensor");
       int sets = 0;
       for (int s = 0; fs::exists(dir / ("test_data_set_" + std::to_string(s))); ++s, ++sets) {
         fs::path d = dir / ("test_data_set_" + std::to_string(s));
