@@ -3,12 +3,14 @@
 // alphabetical order) forms, ellipsis broadcasting ("...ij"), repeated labels within one
 // operand (diagonals, "ii->i") and labels summed away.
 //
-// This is the direct kernel: every output element sums, over the summed labels, the product
+// float32 contractions of two operands run as one batched oneDNN matmul (GEMM lowering
+// below). Everything else runs the direct kernel: every output element sums, over the summed labels, the product
 // of the operands' elements, each operand seen through per-label strides (a repeated label
 // adds its axes' strides; an extent-1 axis broadcasts with stride 0). Its cost is the product
 // of all label extents, so contraction-heavy equations belong on a MatMul lowering.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,10 @@ Term parse_term(const std::string& s, const std::string& who) {
 }
 
 struct EinsumPlan {
+  std::vector<std::vector<int>> in_labels;        // per operand, ellipsis expanded
+  std::vector<int> out_labels, sum_labels;
+  std::map<int, int64_t> extent;
+  std::vector<Shape> shapes;
   std::vector<int64_t> out_dims;                  // extents of the output labels
   std::vector<int64_t> sum_dims;                  // extents of the summed labels
   std::vector<std::vector<int64_t>> out_strides;  // per operand, per output label
@@ -132,6 +138,11 @@ EinsumPlan plan_einsum(const std::string& eq, const std::vector<Shape>& shapes, 
   if (Shape(p.out_dims) != out_shape) {
     throw InvalidGraphError(who + ": Einsum gives " + Shape(p.out_dims).str() + " but the output is " + out_shape.str());
   }
+  p.out_labels = out.labels;
+  p.sum_labels = sum_labels;
+  p.extent = extent;
+  p.shapes = shapes;
+  for (const Term& t : terms) p.in_labels.push_back(t.labels);
   for (size_t k = 0; k < terms.size(); ++k) {
     const std::vector<int64_t> st = contiguous_strides(shapes[k]);
     auto stride_of = [&](int l) {
@@ -195,6 +206,156 @@ class EinsumKernel final : public CpuKernel {
   EinsumPlan p_;
 };
 
+// ---------------------------------------------------------------- GEMM lowering
+
+/// A two-operand float32 equation whose every label is a batch label (in A, B and the
+/// output), an M label (A and output), an N label (B and output) or a K label (A and B, summed)
+/// is one batched matrix product: A packed to [batch, M, K], B to [batch, K, N], oneDNN's
+/// matmul, the result unpacked to the output's label order. Packing is skipped where an
+/// operand already has that order. Equations with diagonals, broadcast extents or labels
+/// summed within one operand stay on the direct kernel.
+struct GemmLowering {
+  int64_t batch = 1, M = 1, K = 1, N = 1;
+  std::optional<loops::LoopPlan> pack_a, pack_b, unpack_y;  // absent: use the buffer as it is
+};
+
+/// Plan copying `src` (labels src_labels, shape src_shape) into a contiguous buffer in the
+/// label order `order`; nullopt when that is already the source's order.
+std::optional<loops::LoopPlan> pack_plan(const std::vector<int>& src_labels, const Shape& src_shape,
+                                         const std::vector<int>& order, const std::map<int, int64_t>& extent) {
+  if (src_labels == order) return std::nullopt;
+  const std::vector<int64_t> st = contiguous_strides(src_shape);
+  loops::LoopPlan p;
+  p.nops = 2;
+  for (int l : order) {
+    p.dims.push_back(extent.at(l));
+    const auto a = static_cast<size_t>(std::find(src_labels.begin(), src_labels.end(), l) - src_labels.begin());
+    p.strides[1].push_back(st[a]);
+  }
+  p.strides[0] = contiguous_strides(Shape(p.dims));
+  loops::collapse(p);
+  return p;
+}
+
+/// The inverse: from a contiguous buffer in label order `order` into the output (labels out_labels).
+loops::LoopPlan unpack_plan(const std::vector<int>& order, const std::vector<int>& out_labels,
+                            const std::map<int, int64_t>& extent) {
+  std::vector<int64_t> od;
+  for (int l : order) od.push_back(extent.at(l));
+  const std::vector<int64_t> st = contiguous_strides(Shape(od));
+  loops::LoopPlan p;
+  p.nops = 2;
+  for (int l : out_labels) {
+    p.dims.push_back(extent.at(l));
+    const auto a = static_cast<size_t>(std::find(order.begin(), order.end(), l) - order.begin());
+    p.strides[1].push_back(st[a]);
+  }
+  p.strides[0] = contiguous_strides(Shape(p.dims));
+  loops::collapse(p);
+  return p;
+}
+
+std::optional<GemmLowering> lower_to_gemm(const EinsumPlan& p) {
+  if (p.in_labels.size() != 2) return std::nullopt;
+  const std::vector<int>&A = p.in_labels[0], &B = p.in_labels[1];
+  auto has = [](const std::vector<int>& v, int l) { return std::find(v.begin(), v.end(), l) != v.end(); };
+  auto unique = [](const std::vector<int>& v) {
+    std::vector<int> s(v);
+    std::sort(s.begin(), s.end());
+    return std::adjacent_find(s.begin(), s.end()) == s.end();
+  };
+  if (!unique(A) || !unique(B) || !unique(p.out_labels)) return std::nullopt;
+  for (size_t k = 0; k < 2; ++k)  // every axis has the label's full extent (no broadcasting)
+    for (size_t a = 0; a < p.in_labels[k].size(); ++a)
+      if (p.shapes[k][a] != p.extent.at(p.in_labels[k][a])) return std::nullopt;
+  std::vector<int> bl, ml, nl, kl;
+  for (int l : p.out_labels) {
+    if (has(A, l) && has(B, l)) bl.push_back(l);
+    else if (has(A, l)) ml.push_back(l);
+    else nl.push_back(l);
+  }
+  for (int l : A) {
+    if (has(p.out_labels, l)) continue;
+    if (!has(B, l)) return std::nullopt;  // summed inside A alone
+    kl.push_back(l);
+  }
+  for (int l : B)
+    if (!has(p.out_labels, l) && !has(A, l)) return std::nullopt;
+  GemmLowering g;
+  for (int l : bl) g.batch *= p.extent.at(l);
+  for (int l : ml) g.M *= p.extent.at(l);
+  for (int l : kl) g.K *= p.extent.at(l);
+  for (int l : nl) g.N *= p.extent.at(l);
+  auto cat = [](std::initializer_list<const std::vector<int>*> parts) {
+    std::vector<int> v;
+    for (auto* x : parts) v.insert(v.end(), x->begin(), x->end());
+    return v;
+  };
+  g.pack_a = pack_plan(A, p.shapes[0], cat({&bl, &ml, &kl}), p.extent);
+  g.pack_b = pack_plan(B, p.shapes[1], cat({&bl, &kl, &nl}), p.extent);
+  const std::vector<int> y_order = cat({&bl, &ml, &nl});
+  if (y_order != p.out_labels) g.unpack_y = unpack_plan(y_order, p.out_labels, p.extent);
+  return g;
+}
+
+class EinsumGemmKernel final : public CpuKernel {
+ public:
+  EinsumGemmKernel(const KernelBuildContext& ctx, GemmLowering g) : CpuKernel(ctx), g_(std::move(g)) {
+    using dnnl::memory;
+    ThreadScope threads(threads_);
+    auto md = [](int64_t b, int64_t r, int64_t c) {
+      return memory::desc({b, r, c}, memory::data_type::f32, memory::format_tag::abc);
+    };
+    a_md_ = md(g_.batch, g_.M, g_.K);
+    b_md_ = md(g_.batch, g_.K, g_.N);
+    y_md_ = md(g_.batch, g_.M, g_.N);
+    try {
+      pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md_, b_md_, y_md_), dnnl_engine());
+      prim_ = dnnl::matmul(pd_);
+    } catch (const dnnl::error& e) {
+      rethrow_dnnl(e, who(ctx));
+    }
+    if (g_.pack_a) a_buf_.resize(static_cast<size_t>(g_.batch * g_.M * g_.K));
+    if (g_.pack_b) b_buf_.resize(static_cast<size_t>(g_.batch * g_.K * g_.N));
+    if (g_.unpack_y) y_buf_.resize(static_cast<size_t>(g_.batch * g_.M * g_.N));
+  }
+  void run(KernelIO& io) override {
+    ThreadScope threads(threads_);
+    const float* a = io.inputs[0].data_as<float>();
+    const float* b = io.inputs[1].data_as<float>();
+    float* y = io.outputs[0].data_as<float>();
+    if (g_.pack_a) {
+      loops::copy_rows(*g_.pack_a, a, a_buf_.data(), threads_);
+      a = a_buf_.data();
+    }
+    if (g_.pack_b) {
+      loops::copy_rows(*g_.pack_b, b, b_buf_.data(), threads_);
+      b = b_buf_.data();
+    }
+    float* dst = g_.unpack_y ? y_buf_.data() : y;
+    if (g_.K == 0) {
+      std::fill_n(dst, g_.batch * g_.M * g_.N, 0.0f);
+    } else if (g_.batch * g_.M * g_.N > 0) {
+      using dnnl::memory;
+      dnnl::engine& eng = dnnl_engine();
+      dnnl::stream& s = dnnl_stream();
+      prim_.execute(s, {{DNNL_ARG_SRC, memory(a_md_, eng, const_cast<float*>(a))},
+                        {DNNL_ARG_WEIGHTS, memory(b_md_, eng, const_cast<float*>(b))},
+                        {DNNL_ARG_DST, memory(y_md_, eng, dst)}});
+      s.wait();
+    }
+    if (g_.unpack_y) loops::copy_rows(*g_.unpack_y, y_buf_.data(), y, threads_);
+  }
+  std::string impl_name() const override { return "cpu:Einsum:gemm:" + std::string(pd_.impl_info_str()); }
+
+ private:
+  GemmLowering g_;
+  dnnl::memory::desc a_md_, b_md_, y_md_;
+  dnnl::matmul::primitive_desc pd_;
+  dnnl::matmul prim_;
+  std::vector<float> a_buf_, b_buf_, y_buf_;
+};
+
 std::unique_ptr<Kernel> make_einsum(const KernelBuildContext& ctx) {
   const std::string eq = ctx.node.attrs.get_string("equation", "");
   if (eq.empty()) throw InvalidGraphError(at_node(ctx) + "Einsum without an equation");
@@ -205,6 +366,9 @@ std::unique_ptr<Kernel> make_einsum(const KernelBuildContext& ctx) {
     shapes.push_back(ctx.input_shape(i));
   }
   EinsumPlan p = plan_einsum(eq, shapes, ctx.output_shape(0), ctx.node.describe());
+  if (t == DataType::Float32) {
+    if (auto g = lower_to_gemm(p)) return std::make_unique<EinsumGemmKernel>(ctx, std::move(*g));
+  }
   std::unique_ptr<Kernel> k;
   arith::dispatch(arith::Numeric{}, t, ctx, "Einsum input", [&](auto tag) {
     k = std::make_unique<EinsumKernel<typename decltype(tag)::type>>(ctx, std::move(p));

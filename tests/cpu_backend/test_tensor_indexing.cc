@@ -129,6 +129,24 @@ TEST(CpuTensorIndexing, EinsumDiagonalAndTrace) {
   EXPECT_EQ(values<float>(out[0]), (F32s{1, 13}));
 }
 
+TEST(CpuTensorIndexing, EinsumContractionsOnTheGemmPath) {
+  // float32 two-operand contractions run as a batched matmul with packed operands.
+  Attributes a;
+  a.set("equation", std::string("ij,kj->ik"));  // A·Bᵀ: B is packed to [K, N]
+  auto out = harness().run("Einsum", {iota<float>({2, 3}), iota<float>({2, 3})}, {{DT::Float32, {2, 2}}}, a, 12);
+  EXPECT_EQ(values<float>(out[0]), (F32s{5, 14, 14, 50}));
+  a.set("equation", std::string("ij,jk->ki"));  // (A·B)ᵀ: the result is unpacked
+  out = harness().run("Einsum", {iota<float>({2, 3}), iota<float>({3, 2})}, {{DT::Float32, {2, 2}}}, a, 12);
+  EXPECT_EQ(values<float>(out[0]), (F32s{10, 28, 13, 40}));
+  a.set("equation", std::string("i,j"));  // implicit outer product, K = 1
+  out = harness().run("Einsum", {make<float>({2}, {1, 2}), make<float>({3}, {1, 10, 100})}, {{DT::Float32, {2, 3}}}, a, 12);
+  EXPECT_EQ(values<float>(out[0]), (F32s{1, 10, 100, 2, 20, 200}));
+  // The same contraction in float64 takes the direct kernel and agrees.
+  a.set("equation", std::string("ij,kj->ik"));
+  out = harness().run("Einsum", {iota<double>({2, 3}), iota<double>({2, 3})}, {{DT::Float64, {2, 2}}}, a, 12);
+  EXPECT_EQ(values<double>(out[0]), (std::vector<double>{5, 14, 14, 50}));
+}
+
 TEST(CpuTensorIndexing, OutOfRangeIndicesStopTheRunNamingIndexAndBound) {
   try {
     harness().run("Gather", {iota<float>({3}), make<int64_t>({2}, {0, 5})}, {{DT::Float32, {2}}});
