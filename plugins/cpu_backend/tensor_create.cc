@@ -47,7 +47,7 @@ std::unique_ptr<Kernel> make_constant_of_shape(const KernelBuildContext& ctx) {
   } else {
     v = Tensor::allocate(DataType::Float32, Shape{});
   }
-  if (dtype_size(v.dtype()) == 0) unsupported_dtype("ConstantOfShape", v.dtype(), "value");
+  if (dtype_size(v.dtype()) == 0) unsupported_dtype(ctx.node.describe(), v.dtype(), "value");
   if (v.dtype() != ctx.output_type(0)) {
     throw InvalidGraphError(at_node(ctx) + "value dtype " + std::string(dtype_name(v.dtype())) + " but the output is " +
                             std::string(dtype_name(ctx.output_type(0))));
@@ -140,7 +140,7 @@ std::unique_ptr<Kernel> make_range(const KernelBuildContext& ctx) {
   if (!visit_type(Types<float, double, int16_t, int32_t, int64_t>{}, ctx.input_type(0), [&](auto tag) {
         k = std::make_unique<RangeKernel<typename decltype(tag)::type>>(ctx.node.describe());
       })) {
-    unsupported_dtype("Range", ctx.input_type(0));
+    unsupported_dtype(ctx.node.describe(), ctx.input_type(0));
   }
   return k;
 }
@@ -165,7 +165,7 @@ class PlanCopyKernel final : public Kernel {
 
 std::unique_ptr<Kernel> plan_copy(const KernelBuildContext& ctx, loops::LoopPlan plan, const std::string& name) {
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), name, [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<PlanCopyKernel<typename decltype(tag)::type>>(std::move(plan), ctx.threads, name);
   });
   return k;
@@ -282,7 +282,7 @@ std::unique_ptr<Kernel> make_trilu(const KernelBuildContext& ctx) {
   const int64_t batch = span_numel(in, 0, in.rank() - 2);
   const bool upper = ctx.node.attrs.get_int("upper", 1) != 0;
   std::unique_ptr<Kernel> kern;
-  loops::dispatch_bits(ctx.input_type(0), "Trilu", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     kern = std::make_unique<TriluKernel<typename decltype(tag)::type>>(batch, n, m, upper, k, ctx.threads);
   });
   return kern;

@@ -50,7 +50,7 @@ class GatherKernel final : public Kernel {
 
 std::unique_ptr<Kernel> make_gather(const KernelBuildContext& ctx) {
   const DataType it = ctx.input_type(1);
-  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype("Gather", it, "indices");
+  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype(ctx.node.describe(), it, "indices");
   const Shape& data = ctx.input_shape(0);
   const size_t axis =
       static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), static_cast<int64_t>(data.rank()),
@@ -71,7 +71,7 @@ std::unique_ptr<Kernel> make_gather(const KernelBuildContext& ctx) {
                             ctx.output_shape(0).str());
   }
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "Gather", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<GatherKernel<typename decltype(tag)::type>>(outer, data[axis], inner, ctx.node.describe(), ctx.threads);
   });
   return k;

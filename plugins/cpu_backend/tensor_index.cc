@@ -52,7 +52,7 @@ class GatherElementsKernel final : public Kernel {
 
 std::unique_ptr<Kernel> make_gather_elements(const KernelBuildContext& ctx) {
   const DataType it = ctx.input_type(1);
-  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype("GatherElements", it, "indices");
+  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype(ctx.node.describe(), it, "indices");
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
   if (data.rank() != idx.rank() || data.rank() == 0) {
@@ -69,7 +69,7 @@ std::unique_ptr<Kernel> make_gather_elements(const KernelBuildContext& ctx) {
   }
   expect_output_shape(ctx, idx);
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "GatherElements", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<GatherElementsKernel<typename decltype(tag)::type>>(data, idx, axis, ctx.node.describe(),
                                                                            ctx.threads);
   });
@@ -120,7 +120,7 @@ class GatherNDKernel final : public Kernel {
 };
 
 std::unique_ptr<Kernel> make_gather_nd(const KernelBuildContext& ctx) {
-  if (ctx.input_type(1) != DataType::Int64) unsupported_dtype("GatherND", ctx.input_type(1), "indices");
+  if (ctx.input_type(1) != DataType::Int64) unsupported_dtype(ctx.node.describe(), ctx.input_type(1), "indices");
   const Shape& data = ctx.input_shape(0);
   const Shape& idx = ctx.input_shape(1);
   const int64_t b = ctx.opset >= 12 ? ctx.node.attrs.get_int("batch_dims", 0) : 0;
@@ -144,7 +144,7 @@ std::unique_ptr<Kernel> make_gather_nd(const KernelBuildContext& ctx) {
   const int64_t rows_per_batch = span_numel(idx, static_cast<size_t>(b), static_cast<size_t>(q - 1));
   const int64_t inner = span_numel(data, static_cast<size_t>(b + m), data.rank());
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "GatherND", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<GatherNDKernel<typename decltype(tag)::type>>(data, b, m, rows, rows_per_batch, inner,
                                                                      ctx.node.describe(), ctx.threads);
   });
@@ -196,13 +196,13 @@ std::unique_ptr<Kernel> make_one_hot(const KernelBuildContext& ctx) {
     }
   }
   if (ctx.input_shape(2).numel() != 2) throw InvalidGraphError(at_node(ctx) + "OneHot values must have 2 elements");
-  if (!arith::visit(arith::Numeric{}, ctx.input_type(0), [](auto) {})) unsupported_dtype("OneHot", ctx.input_type(0), "indices");
+  if (!arith::visit(arith::Numeric{}, ctx.input_type(0), [](auto) {})) unsupported_dtype(ctx.node.describe(), ctx.input_type(0), "indices");
   std::vector<int64_t> want(ind.dims());
   want.insert(want.begin() + static_cast<std::ptrdiff_t>(axis), depth);
   expect_output_shape(ctx, Shape(want));
   const int64_t outer = span_numel(ind, 0, axis), inner = span_numel(ind, axis, ind.rank());
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(2), "OneHot", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(2), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<OneHotKernel<typename decltype(tag)::type>>(outer, depth, inner);
   });
   return k;

@@ -163,7 +163,7 @@ std::unique_ptr<Kernel> make_pad(const KernelBuildContext& ctx) {
   if (pads) pad_maps(ctx.input_shape(0), ctx.output_shape(0), *pads, mode, who);  // refuse bad pads at build time
 
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(t, "Pad", [&](auto tag) {
+  loops::dispatch_bits(t, ctx.node.describe(), [&](auto tag) {
     using U = typename decltype(tag)::type;
     std::optional<U> bits;
     if (value_known && value) {

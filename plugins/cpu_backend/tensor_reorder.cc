@@ -49,7 +49,7 @@ loops::LoopPlan transpose_plan(const std::array<int64_t, 6>& view, const std::ar
 
 std::unique_ptr<Kernel> plan_kernel(const KernelBuildContext& ctx, loops::LoopPlan p, const std::string& name) {
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), name, [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<PlanKernel<typename decltype(tag)::type>>(std::move(p), ctx.threads, name);
   });
   return k;
@@ -130,7 +130,7 @@ std::unique_ptr<Kernel> make_reverse_sequence(const KernelBuildContext& ctx) {
   const std::vector<int64_t> st = contiguous_strides(x);
   const int64_t inner = span_numel(x, 2, x.rank());
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "ReverseSequence", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<ReverseSequenceKernel<typename decltype(tag)::type>>(
         x[static_cast<size_t>(ta)], x[static_cast<size_t>(ba)], st[static_cast<size_t>(ta)], st[static_cast<size_t>(ba)],
         inner, ctx.node.describe());

@@ -94,7 +94,7 @@ std::unique_ptr<Kernel> make_scatter_kernel(const KernelBuildContext& ctx, Offse
   expect_output_shape(ctx, ctx.input_shape(0));
   std::unique_ptr<Kernel> k;
   if (red == Reduction::None) {
-    loops::dispatch_bits(t, op, [&](auto tag) {
+    loops::dispatch_bits(t, ctx.node.describe(), [&](auto tag) {
       k = std::make_unique<ScatterKernel<typename decltype(tag)::type>>(std::move(offsets), inner, red, op);
     });
   } else {
@@ -110,7 +110,7 @@ std::unique_ptr<Kernel> make_scatter_kernel(const KernelBuildContext& ctx, Offse
 std::unique_ptr<Kernel> make_scatter_elements(const KernelBuildContext& ctx) {
   const std::string op = ctx.node.op_type();
   const DataType it = ctx.input_type(1);
-  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype(op, it, "indices");
+  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype(ctx.node.describe(), it, "indices");
   const Shape data = ctx.input_shape(0), idx = ctx.input_shape(1);
   if (ctx.input_shape(2) != idx || data.rank() != idx.rank() || data.rank() == 0) {
     throw InvalidGraphError(at_node(ctx) + op + " data " + data.str() + ", indices " + idx.str() + " and updates " +
@@ -144,7 +144,7 @@ std::unique_ptr<Kernel> make_scatter_elements(const KernelBuildContext& ctx) {
 /// ScatterND-11/13/16/18: indices [..., m] select slices data[i1..im, :] of `inner` elements;
 /// updates = indices.shape[:-1] + data.shape[m:].
 std::unique_ptr<Kernel> make_scatter_nd(const KernelBuildContext& ctx) {
-  if (ctx.input_type(1) != DataType::Int64) unsupported_dtype("ScatterND", ctx.input_type(1), "indices");
+  if (ctx.input_type(1) != DataType::Int64) unsupported_dtype(ctx.node.describe(), ctx.input_type(1), "indices");
   const Shape data = ctx.input_shape(0), idx = ctx.input_shape(1);
   if (idx.rank() < 1) throw InvalidGraphError(at_node(ctx) + "ScatterND indices must have rank >= 1");
   const int64_t m = idx[idx.rank() - 1];

@@ -61,7 +61,7 @@ class CopyKernel final : public Kernel {
 /// Checks dtype and element count shared by all copy ops.
 void check_copy(const KernelBuildContext& ctx, const std::string& op) {
   const DataType t = ctx.input_type(0);
-  if (dtype_size(t) == 0) unsupported_dtype(op, t);
+  if (dtype_size(t) == 0) unsupported_dtype(ctx.node.describe(), t);
   if (ctx.output_type(0) != t) {
     throw InvalidGraphError(ctx.node.describe() + ": output dtype " + std::string(dtype_name(ctx.output_type(0))) +
                             " differs from input dtype " + std::string(dtype_name(t)));

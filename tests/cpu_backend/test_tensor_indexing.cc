@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 
@@ -226,6 +227,48 @@ TEST(CpuTensorIndexing, TriluAndTile) {
   EXPECT_EQ(values<float>(out[0]), (F32s{0, 0, 0, 3, 0, 0, 6, 7, 0}));
   out = harness().run("Tile", {iota<float>({2, 1}), make<int64_t>({2}, {2, 3})}, {{DT::Float32, {4, 3}}}, {}, 13, {1});
   EXPECT_EQ(values<float>(out[0]), (F32s{0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1}));
+}
+
+/// float16 / bfloat16 tensors from floats (bfloat16: the top half of the float's bits, exact
+/// for the small integers used here).
+Tensor half_tensor(DT t, Shape s, const F32s& v) {
+  Tensor x = Tensor::allocate(t, std::move(s));
+  for (size_t i = 0; i < v.size(); ++i) {
+    uint32_t u;
+    std::memcpy(&u, &v[i], 4);
+    x.data_as<uint16_t>()[i] = t == DT::Float16 ? float_to_half(v[i]) : static_cast<uint16_t>(u >> 16);
+  }
+  return x;
+}
+F32s half_values(const Tensor& x) {
+  F32s v;
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const uint16_t b = x.data_as<uint16_t>()[i];
+    if (x.dtype() == DT::Float16) {
+      v.push_back(half_to_float(b));
+    } else {
+      const uint32_t u = uint32_t{b} << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      v.push_back(f);
+    }
+  }
+  return v;
+}
+
+TEST(CpuTensorIndexing, HalfPrecisionDtypesComputeInFloat) {
+  for (DT t : {DT::Float16, DT::BFloat16}) {
+    auto out = harness().run("ReduceSum", {half_tensor(t, {3}, {1, 2, 3})}, {{t, {1}}}, {}, 13);
+    EXPECT_EQ(half_values(out[0]), (F32s{6}));
+    out = harness().run("CumSum", {half_tensor(t, {3}, {1, 2, 3}), make<int64_t>({}, {0})}, {{t, {3}}}, {}, 14, {1});
+    EXPECT_EQ(half_values(out[0]), (F32s{1, 3, 6}));
+    out = harness().run("TopK", {half_tensor(t, {4}, {2, 8, -1, 4}), make<int64_t>({1}, {2})}, {{t, {2}}, {DT::Int64, {2}}},
+                        {}, 11, {1});
+    EXPECT_EQ(half_values(out[0]), (F32s{8, 4}));
+    EXPECT_EQ(values<int64_t>(out[1]), (I64s{1, 3}));
+    out = harness().run("Hardmax", {half_tensor(t, {3}, {2, 8, -1})}, {{t, {3}}}, {}, 13);
+    EXPECT_EQ(half_values(out[0]), (F32s{0, 1, 0}));
+  }
 }
 
 }  // namespace
