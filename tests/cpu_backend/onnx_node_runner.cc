@@ -51,17 +51,16 @@ Tensor to_tensor(const onnx::TensorProto& t) {
       case DataType::Float32: out.data_as<float>()[i] = t.float_data(i); break;
       case DataType::Float64: out.data_as<double>()[i] = t.double_data(i); break;
       case DataType::Int64: out.data_as<int64_t>()[i] = t.int64_data(i); break;
+      case DataType::Int32: out.data_as<int32_t>()[i] = t.int32_data(i); break;
+      case DataType::UInt8: out.data_as<uint8_t>()[i] = static_cast<uint8_t>(t.int32_data(i)); break;
+      case DataType::Int8: out.data_as<int8_t>()[i] = static_cast<int8_t>(t.int32_data(i)); break;
+      // int32_data carries the 16-bit types (float16/bfloat16 as bit patterns) and bool.
+      case DataType::UInt16: case DataType::Float16: case DataType::BFloat16:
+        out.data_as<uint16_t>()[i] = static_cast<uint16_t>(t.int32_data(i)); break;
+      case DataType::Int16: out.data_as<int16_t>()[i] = static_cast<int16_t>(t.int32_data(i)); break;
+      case DataType::Bool: out.data_as<bool>()[i] = t.int32_data(i) != 0; break;
       case DataType::UInt32: out.data_as<uint32_t>()[i] = static_cast<uint32_t>(t.uint64_data(i)); break;
       case DataType::UInt64: out.data_as<uint64_t>()[i] = t.uint64_data(i); break;
-      // int32_data carries every element type of 32 bits or less (onnx.proto), f16 as its bits.
-      case DataType::Int32: out.data_as<int32_t>()[i] = t.int32_data(i); break;
-      case DataType::Int16: out.data_as<int16_t>()[i] = static_cast<int16_t>(t.int32_data(i)); break;
-      case DataType::UInt16:
-      case DataType::Float16:
-      case DataType::BFloat16: out.data_as<uint16_t>()[i] = static_cast<uint16_t>(t.int32_data(i)); break;
-      case DataType::UInt8:
-      case DataType::Bool: out.data_as<uint8_t>()[i] = static_cast<uint8_t>(t.int32_data(i)); break;
-      case DataType::Int8: out.data_as<int8_t>()[i] = static_cast<int8_t>(t.int32_data(i)); break;
       default: throw UnsupportedError("runner: typed data of dtype " + std::to_string(t.data_type()));
     }
   }
@@ -89,17 +88,42 @@ double elem(const Tensor& t, int64_t i) {
     case DataType::Float32: return t.data_as<float>()[i];
     case DataType::Float64: return t.data_as<double>()[i];
     case DataType::Float16: return half_to_float(t.data_as<uint16_t>()[i]);
+    case DataType::BFloat16: {
+      const uint32_t u = static_cast<uint32_t>(t.data_as<uint16_t>()[i]) << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
     case DataType::Int64: return static_cast<double>(t.data_as<int64_t>()[i]);
-    case DataType::UInt64: return static_cast<double>(t.data_as<uint64_t>()[i]);
     case DataType::Int32: return t.data_as<int32_t>()[i];
-    case DataType::UInt32: return t.data_as<uint32_t>()[i];
     case DataType::Int16: return t.data_as<int16_t>()[i];
+    case DataType::Int8: return t.data_as<int8_t>()[i];
+    case DataType::UInt64: return static_cast<double>(t.data_as<uint64_t>()[i]);
+    case DataType::UInt32: return t.data_as<uint32_t>()[i];
     case DataType::UInt16: return t.data_as<uint16_t>()[i];
     case DataType::UInt8: return t.data_as<uint8_t>()[i];
-    case DataType::Bool: return t.data_as<uint8_t>()[i];
-    case DataType::Int8: return t.data_as<int8_t>()[i];
-    default: throw UnsupportedError("runner: compare dtype " + std::string(dtype_name(t.dtype())));
+    case DataType::Bool: return t.data_as<bool>()[i] ? 1 : 0;
+    default: throw UnsupportedError("runner: compare dtype");
   }
+}
+
+/// ONNX's backend test: |got - want| <= atol + rtol |want|, NaN matching NaN, equal infinities
+/// matching.
+bool close(double g, double w) {
+  if (std::isnan(w)) return std::isnan(g);
+  if (std::isinf(w)) return g == w;
+  return std::fabs(g - w) <= 1e-5 + 1e-3 * std::fabs(w);
+}
+
+/// ONNX 1.12 stores bfloat16 test data as uint16 tensors (numpy has no bfloat16): such a
+/// tensor is read as the element type the graph declares when the sizes agree.
+Tensor as_declared(const Tensor& t, const onnx::ValueInfoProto& vi) {
+  if (!vi.type().has_tensor_type()) return t;
+  const auto dt = static_cast<DataType>(vi.type().tensor_type().elem_type());
+  if (dt == t.dtype() || dtype_size(dt) != dtype_size(t.dtype()) || dtype_size(dt) == 0) return t;
+  Tensor out = Tensor::allocate(dt, t.shape());
+  std::memcpy(out.data(), t.data(), t.nbytes());
+  return out;
 }
 
 void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vector<Tensor>& inputs,
@@ -111,7 +135,7 @@ void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vect
   // Node inputs by name → value from input_K.pb in graph-input order.
   std::map<std::string, Tensor> by_name;
   for (int i = 0; i < m.graph().input_size() && i < static_cast<int>(inputs.size()); ++i)
-    by_name[m.graph().input(i).name()] = inputs[i];
+    by_name[m.graph().input(i).name()] = as_declared(inputs[i], m.graph().input(i));
   for (const auto& init : m.graph().initializer()) by_name[init.name()] = to_tensor(init);
   std::vector<Tensor> node_in;
   std::set<size_t> consts;
@@ -126,14 +150,16 @@ void run_once(test::KernelHarness& h, const onnx::ModelProto& m, const std::vect
     if (weights_constant && i > 0) consts.insert(i);
   }
   std::vector<test::OutSpec> outs;
-  for (const Tensor& w : want) outs.push_back({w.dtype(), w.shape()});
+  std::vector<Tensor> want_typed;
+  for (int k = 0; k < static_cast<int>(want.size()); ++k)
+    want_typed.push_back(k < m.graph().output_size() ? as_declared(want[k], m.graph().output(k)) : want[k]);
+  for (const Tensor& w : want_typed) outs.push_back({w.dtype(), w.shape()});
   std::vector<Tensor> got = h.run(n.op_type(), node_in, outs, to_attrs(n), opset, consts);
   for (size_t k = 0; k < want.size(); ++k) {
     if (got[k].shape() != want[k].shape()) throw Error("output " + std::to_string(k) + " shape " + got[k].shape().str() + " vs " + want[k].shape().str());
     for (int64_t i = 0; i < want[k].numel(); ++i) {
-      const double g = elem(got[k], i), w = elem(want[k], i);
-      if (std::isnan(g) && std::isnan(w)) continue;  // NaN where NaN is expected (numpy's equal_nan)
-      if (!(std::fabs(g - w) <= 1e-5 + 1e-3 * std::fabs(w)))
+      const double g = elem(got[k], i), w = elem(want_typed[k], i);
+      if (!close(g, w))
         throw Error("output " + std::to_string(k) + " element " + std::to_string(i) + ": got " + std::to_string(g) +
                     ", want " + std::to_string(w) + (weights_constant ? " (constant weights)" : " (runtime inputs)"));
     }
