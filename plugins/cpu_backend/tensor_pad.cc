@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "blocked.h"
 #include "tensor_common.h"
 
 namespace ge::cpu {
@@ -176,7 +177,63 @@ std::unique_ptr<Kernel> make_pad(const KernelBuildContext& ctx) {
   return k;
 }
 
+/// Spatial pads of a blocked input: constant pads, none on N and C, and (constant mode) a
+/// value of 0 unless C fills its channel blocks — the padding lanes of NC1HWC0 must stay zero.
+std::optional<std::vector<int64_t>> blocked_pads(const Node& n, int64_t opset) {
+  const Value* x = n.input(0);
+  if (!n.domain().empty() || n.op_type() != "Pad" || !x || x->shape.rank() != 4 || x->dtype != DataType::Float32 ||
+      n.input(3)) {
+    return std::nullopt;
+  }
+  const std::string mode = n.attrs.get_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") return std::nullopt;
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (opset < 11) {
+    pads = n.attrs.get_ints(opset < 2 ? "paddings" : "pads");
+    value = n.attrs.get_float("value", 0.0f);
+  } else {
+    if (!n.input(1) || !n.input(1)->data) return std::nullopt;
+    pads = n.input(1)->data->to_int64_vector();
+    if (n.input(2)) {
+      if (!n.input(2)->data) return std::nullopt;
+      value = arith::load_double(*n.input(2)->data, 0);
+    }
+  }
+  if (pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5]) return std::nullopt;
+  if (mode == "constant" && value != 0 && x->shape[1] % kFormatC0 != 0) return std::nullopt;
+  return pads;
+}
+
 }  // namespace
+
+bool pad_supports_blocked(const Node& n, int64_t opset) { return blocked_pads(n, opset).has_value(); }
+
+/// Pad on NC1HWC0: the storage [N, C1, H, W, C0] padded on H and W by the plain kernel.
+std::unique_ptr<Kernel> make_blocked_pad(const KernelBuildContext& ctx) {
+  const std::optional<std::vector<int64_t>> pads = blocked_pads(ctx.node, ctx.opset);
+  const Value* x = ctx.node.input(0);
+  const Value* y = ctx.node.output(0);
+  if (!pads || x->format != Format::NC1HWC0 || y->format != Format::NC1HWC0) {
+    throw UnsupportedError(at_node(ctx) + "Pad on NC1HWC0 needs blocked input and output, float32, constant pads on "
+                                          "H and W only (and value 0 when C is no multiple of 16)");
+  }
+  const Shape& xs = x->shape;
+  const Shape& ys = y->shape;
+  const int64_t c1 = (xs[1] + kFormatC0 - 1) / kFormatC0;
+  const std::vector<int64_t>& p = *pads;
+  pad_maps(xs, ys, p, PadMode::Constant, ctx.node.describe());  // the logical shapes agree
+  const std::string m = ctx.node.attrs.get_string("mode", "constant");
+  const PadMode mode = m == "reflect" ? PadMode::Reflect : m == "edge" ? PadMode::Edge : PadMode::Constant;
+  const Shape in{xs[0], c1, xs[2], xs[3], kFormatC0}, out{ys[0], c1, ys[2], ys[3], kFormatC0};
+  const std::vector<int64_t> p5{0, 0, p[2], p[3], 0, 0, 0, p[6], p[7], 0};
+  float v = 0;
+  if (ctx.opset < 11) v = ctx.node.attrs.get_float("value", 0.0f);
+  else if (const Tensor* t = ctx.input_data(2)) v = static_cast<float>(arith::load_double(*t, 0));
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return std::make_unique<PadKernel<uint32_t>>(in, out, mode, p5, bits, ctx.node.describe(), ctx.threads);
+}
 
 void register_pad_kernels(Registrar& r) { add_cpu_kernel(r, "Pad", make_pad); }
 

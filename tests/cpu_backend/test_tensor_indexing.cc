@@ -11,6 +11,8 @@
 
 #include "ge/sdk/error.h"  // kernel_harness.h uses ge::Error without including it
 #include "kernel_harness.h"
+#include "blocked.h"
+#include "ge/sdk/layout.h"
 #include "kernels.h"
 #include "tensor_test_util.h"
 
@@ -269,6 +271,49 @@ TEST(CpuTensorIndexing, HalfPrecisionDtypesComputeInFloat) {
     out = harness().run("Hardmax", {half_tensor(t, {3}, {2, 8, -1})}, {{t, {3}}}, {}, 13);
     EXPECT_EQ(half_values(out[0]), (F32s{0, 1, 0}));
   }
+}
+
+/// Pad on NC1HWC0 (C = 20: the second channel block is padded) agrees with the plain kernel
+/// and keeps the padding lanes zero.
+TEST(CpuTensorIndexing, BlockedPadMatchesPlainPad) {
+  for (const char* mode : {"constant", "reflect", "edge"}) {
+    Attributes a;
+    a.set("mode", std::string(mode));
+    const Tensor x = iota<float>({1, 20, 3, 4});
+    const Tensor pads = make<int64_t>({8}, {0, 0, 1, 2, 0, 0, 2, 1});
+    const Shape ys{1, 20, 6, 7};
+    const std::vector<Tensor> plain = harness().run("Pad", {x, pads}, {{DT::Float32, ys}}, a, 13, {1});
+
+    Graph g("blocked");
+    g.opsets[""] = 13;
+    Value* xv = g.add_input("x", DT::Float32, x.shape());
+    xv->format = Format::NC1HWC0;
+    Value* pv = g.add_constant("pads", pads);
+    Value* yv = g.add_value("y", DT::Float32, ys);
+    yv->format = Format::NC1HWC0;
+    Node* n = g.add_node("Pad", "pad", {xv, pv}, {yv}, a);
+    KernelBuildContext ctx{*n, 13, 2};
+    ASSERT_TRUE(cpu::pad_supports_blocked(*n, 13));
+    std::unique_ptr<Kernel> k = cpu::make_blocked_pad(ctx);
+    std::vector<Tensor> in{convert_format(x, Format::NC1HWC0), pads};
+    std::vector<Tensor> out{Tensor::allocate(DT::Float32, ys, Format::NC1HWC0)};
+    KernelIO io{in, out};
+    k->run(io);
+    EXPECT_EQ(values<float>(convert_format(out[0], Format::NCHW)), values<float>(plain[0])) << mode;
+    // Storage [1, 2, 6, 7, 16]: lanes 4..15 of the second block are channel padding.
+    const float* st = out[0].data_as<float>();
+    for (int64_t i = 6 * 7 * 16; i < out[0].storage_numel(); ++i)
+      if (i % 16 >= 4) {
+        ASSERT_EQ(st[i], 0.0f) << mode << " storage element " << i;
+      }
+  }
+  // A nonzero constant would fill the padding lanes: not blocked.
+  Graph g("blocked");
+  Value* xv = g.add_input("x", DT::Float32, Shape{1, 20, 3, 4});
+  Node* n = g.add_node("Pad", "pad", {xv, g.add_constant("pads", make<int64_t>({8}, {0, 0, 1, 1, 0, 0, 1, 1})),
+                                     g.add_constant("v", make<float>({}, {1}))},
+                       {g.add_value("y", DT::Float32, Shape{1, 20, 5, 6})}, {});
+  EXPECT_FALSE(cpu::pad_supports_blocked(*n, 13));
 }
 
 }  // namespace
