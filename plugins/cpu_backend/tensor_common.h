@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -121,6 +122,20 @@ inline std::optional<std::vector<int64_t>> const_ints(const KernelBuildContext& 
   const Tensor* t = ctx.input_data(i);
   if (!t) return std::nullopt;
   return t->to_int64_vector();
+}
+
+/// A run-time check of input `i` when it only decides the static output shape and was not
+/// constant at build time: `agrees` gets its integer contents, and a disagreement stops the run
+/// naming the node and `what` (never a result of the wrong shape). Empty when input i is absent
+/// or constant (then the build step checked it).
+using RunCheck = std::function<void(const KernelIO&)>;
+inline RunCheck run_check(const KernelBuildContext& ctx, size_t i,
+                          std::function<bool(const std::vector<int64_t>&)> agrees, std::string what) {
+  if (!ctx.has_input(i) || ctx.input_data(i)) return {};
+  return [i, agrees = std::move(agrees), msg = ctx.node.describe() + ": " + what + " at run time disagrees with the "
+                                               "output shape " + ctx.output_shape(0).str()](const KernelIO& io) {
+    if (i < io.inputs.size() && io.inputs[i].data() && !agrees(io.inputs[i].to_int64_vector())) throw Error(msg);
+  };
 }
 
 /// "<node>: " prefix.

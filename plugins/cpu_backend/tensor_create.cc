@@ -18,8 +18,10 @@ namespace {
 /// Fills output 0 with one element's bytes.
 class FillKernel final : public Kernel {
  public:
-  FillKernel(std::vector<unsigned char> value, std::string name) : value_(std::move(value)), name_(std::move(name)) {}
+  FillKernel(std::vector<unsigned char> value, std::string name, RunCheck check = {})
+      : value_(std::move(value)), name_(std::move(name)), check_(std::move(check)) {}
   void run(KernelIO& io) override {
+    if (check_) check_(io);
     Tensor& out = io.outputs[0];
     auto* dst = static_cast<unsigned char*>(out.data());
     const size_t es = value_.size();
@@ -36,6 +38,7 @@ class FillKernel final : public Kernel {
  private:
   std::vector<unsigned char> value_;
   std::string name_;
+  RunCheck check_;
 };
 
 /// ConstantOfShape-9: value attribute is a one-element tensor (default float32 0).
@@ -54,7 +57,10 @@ std::unique_ptr<Kernel> make_constant_of_shape(const KernelBuildContext& ctx) {
   }
   if (auto s = const_ints(ctx, 0)) expect_output_shape(ctx, Shape(*s));
   const auto* b = static_cast<const unsigned char*>(v.data());
-  return std::make_unique<FillKernel>(std::vector<unsigned char>(b, b + dtype_size(v.dtype())), "ConstantOfShape");
+  const std::vector<int64_t> out = ctx.output_shape(0).dims();
+  RunCheck check = run_check(ctx, 0, [out](const std::vector<int64_t>& s) { return s == out; }, "ConstantOfShape input");
+  return std::make_unique<FillKernel>(std::vector<unsigned char>(b, b + dtype_size(v.dtype())), "ConstantOfShape",
+                                      std::move(check));
 }
 
 /// Size-13: the element count as an int64 scalar (known from the static shape).
@@ -150,9 +156,10 @@ std::unique_ptr<Kernel> make_range(const KernelBuildContext& ctx) {
 template <class U>
 class PlanCopyKernel final : public Kernel {
  public:
-  PlanCopyKernel(loops::LoopPlan plan, int threads, std::string name)
-      : plan_(std::move(plan)), threads_(threads), name_(std::move(name)) {}
+  PlanCopyKernel(loops::LoopPlan plan, int threads, std::string name, RunCheck check)
+      : plan_(std::move(plan)), threads_(threads), name_(std::move(name)), check_(std::move(check)) {}
   void run(KernelIO& io) override {
+    if (check_) check_(io);
     loops::copy_rows(plan_, io.inputs[0].data_as<U>(), io.outputs[0].data_as<U>(), threads_);
   }
   std::string impl_name() const override { return "cpu:" + name_; }
@@ -161,34 +168,49 @@ class PlanCopyKernel final : public Kernel {
   loops::LoopPlan plan_;
   int threads_;
   std::string name_;
+  RunCheck check_;
 };
 
-std::unique_ptr<Kernel> plan_copy(const KernelBuildContext& ctx, loops::LoopPlan plan, const std::string& name) {
+std::unique_ptr<Kernel> plan_copy(const KernelBuildContext& ctx, loops::LoopPlan plan, const std::string& name,
+                                  RunCheck check) {
   std::unique_ptr<Kernel> k;
   loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
-    k = std::make_unique<PlanCopyKernel<typename decltype(tag)::type>>(std::move(plan), ctx.threads, name);
+    k = std::make_unique<PlanCopyKernel<typename decltype(tag)::type>>(std::move(plan), ctx.threads, name,
+                                                                  std::move(check));
   });
   return k;
 }
 
 /// Expand-13: numpy broadcast of the input with `shape` (either side may be 1).
+/// numpy broadcast of two shapes, or nullopt when they do not broadcast.
+std::optional<std::vector<int64_t>> broadcast_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const size_t r = std::max(a.size(), b.size());
+  std::vector<int64_t> d(r, 1);
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t x = i + a.size() >= r ? a[i + a.size() - r] : 1;
+    const int64_t y = i + b.size() >= r ? b[i + b.size() - r] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    d[i] = x == 1 ? y : x;
+  }
+  return d;
+}
+
 std::unique_ptr<Kernel> make_expand(const KernelBuildContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   const Shape& out = ctx.output_shape(0);
   if (auto s = const_ints(ctx, 1)) {
-    const size_t r = std::max(in.rank(), s->size());
-    std::vector<int64_t> d(r, 1);
-    for (size_t i = 0; i < r; ++i) {
-      const int64_t a = i + in.rank() >= r ? in[i + in.rank() - r] : 1;
-      const int64_t b = i + s->size() >= r ? (*s)[i + s->size() - r] : 1;
-      if (a != b && a != 1 && b != 1) {
-        throw InvalidGraphError(at_node(ctx) + "Expand cannot broadcast " + in.str() + " to " + Shape(*s).str());
-      }
-      d[i] = a == 1 ? b : a;
-    }
-    expect_output_shape(ctx, Shape(d));
+    const auto d = broadcast_dims(in.dims(), *s);
+    if (!d) throw InvalidGraphError(at_node(ctx) + "Expand cannot broadcast " + in.str() + " to " + Shape(*s).str());
+    expect_output_shape(ctx, Shape(*d));
   }
-  return plan_copy(ctx, loops::broadcast_plan(out, {in}, ctx.node.describe()), "Expand");
+  RunCheck check = run_check(
+      ctx, 1,
+      [i = in.dims(), o = out.dims()](const std::vector<int64_t>& s) {
+        const auto d = broadcast_dims(i, s);
+        return d && *d == o;
+      },
+      "Expand shape");
+  return plan_copy(ctx, loops::broadcast_plan(out, {in}, ctx.node.describe()), "Expand", std::move(check));
 }
 
 /// Tile-13: out[k] = in[k mod d] per axis. The output is walked as [rep0, d0, rep1, d1, ...]
@@ -228,7 +250,16 @@ std::unique_ptr<Kernel> make_tile(const KernelBuildContext& ctx) {
     p.strides[1] = {0};
   }
   loops::collapse(p);
-  return plan_copy(ctx, std::move(p), "Tile");
+  RunCheck check = run_check(
+      ctx, 1,
+      [i = in.dims(), o = out.dims()](const std::vector<int64_t>& r) {
+        if (r.size() != i.size()) return false;
+        for (size_t a = 0; a < i.size(); ++a)
+          if (i[a] * r[a] != o[a]) return false;
+        return true;
+      },
+      "Tile repeats");
+  return plan_copy(ctx, std::move(p), "Tile", std::move(check));
 }
 
 // ---------------------------------------------------------------- Trilu

@@ -158,8 +158,14 @@ std::unique_ptr<Kernel> make_gather_nd(const KernelBuildContext& ctx) {
 template <class U>
 class OneHotKernel final : public Kernel {
  public:
-  OneHotKernel(int64_t outer, int64_t depth, int64_t inner) : outer_(outer), depth_(depth), inner_(inner) {}
+  OneHotKernel(int64_t outer, int64_t depth, int64_t inner, std::string who)
+      : outer_(outer), depth_(depth), inner_(inner), who_(std::move(who)) {}
   void run(KernelIO& io) override {
+    const auto depth = static_cast<int64_t>(arith::load_double(io.inputs[1], 0));
+    if (depth != depth_) {
+      throw Error(who_ + ": OneHot depth " + std::to_string(depth) + " at run time but the output axis has " +
+                  std::to_string(depth_));
+    }
     const Tensor& ind = io.inputs[0];
     const U* vals = io.inputs[2].data_as<U>();
     const U off = vals[0], on = vals[1];
@@ -179,6 +185,7 @@ class OneHotKernel final : public Kernel {
 
  private:
   int64_t outer_, depth_, inner_;
+  std::string who_;
 };
 
 std::unique_ptr<Kernel> make_one_hot(const KernelBuildContext& ctx) {
@@ -203,7 +210,7 @@ std::unique_ptr<Kernel> make_one_hot(const KernelBuildContext& ctx) {
   const int64_t outer = span_numel(ind, 0, axis), inner = span_numel(ind, axis, ind.rank());
   std::unique_ptr<Kernel> k;
   loops::dispatch_bits(ctx.input_type(2), ctx.node.describe(), [&](auto tag) {
-    k = std::make_unique<OneHotKernel<typename decltype(tag)::type>>(outer, depth, inner);
+    k = std::make_unique<OneHotKernel<typename decltype(tag)::type>>(outer, depth, inner, ctx.node.describe());
   });
   return k;
 }

@@ -38,8 +38,10 @@ AxisView axis_view(const Shape& s, size_t axis) {
 template <class T>
 class TopKKernel final : public Kernel {
  public:
-  TopKKernel(AxisView v, int64_t k, bool largest, int threads) : v_(v), k_(k), largest_(largest), threads_(threads) {}
+  TopKKernel(AxisView v, int64_t k, bool largest, int threads, RunCheck check)
+      : v_(v), k_(k), largest_(largest), threads_(threads), check_(std::move(check)) {}
   void run(KernelIO& io) override {
+    if (check_) check_(io);
     using N = arith::Num<T>;
     using A = typename N::acc;
     const T* x = io.inputs[0].data_as<T>();
@@ -87,6 +89,7 @@ class TopKKernel final : public Kernel {
   int64_t k_;
   bool largest_;
   int threads_;
+  RunCheck check_;
 };
 
 std::unique_ptr<Kernel> make_topk(const KernelBuildContext& ctx) {
@@ -111,9 +114,12 @@ std::unique_ptr<Kernel> make_topk(const KernelBuildContext& ctx) {
   expect_output_shape(ctx, Shape(want), 1);
   if (ctx.output_type(1) != DataType::Int64) throw InvalidGraphError(at_node(ctx) + "TopK indices must be int64");
   const bool largest = ctx.opset < 11 || ctx.node.attrs.get_int("largest", 1) != 0;
+  RunCheck check;
+  if (ctx.opset >= 10) check = run_check(ctx, 1, [k](const std::vector<int64_t>& v) { return v.size() == 1 && v[0] == k; }, "TopK K");
   std::unique_ptr<Kernel> kern;
   arith::dispatch(arith::Numeric{}, ctx.input_type(0), ctx, "TopK input", [&](auto tag) {
-    kern = std::make_unique<TopKKernel<typename decltype(tag)::type>>(axis_view(x, axis), k, largest, ctx.threads);
+    kern = std::make_unique<TopKKernel<typename decltype(tag)::type>>(axis_view(x, axis), k, largest, ctx.threads,
+                                                                     std::move(check));
   });
   return kern;
 }

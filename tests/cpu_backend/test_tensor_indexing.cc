@@ -273,6 +273,21 @@ TEST(CpuTensorIndexing, HalfPrecisionDtypesComputeInFloat) {
   }
 }
 
+TEST(CpuTensorIndexing, RunTimeShapeParametersMustAgreeWithTheStaticOutput) {
+  // Tile repeats, TopK K and Expand shape fed at run time: right values run, wrong ones stop.
+  auto out = harness().run("Tile", {iota<float>({2}), make<int64_t>({1}, {2})}, {{DT::Float32, {4}}});
+  EXPECT_EQ(values<float>(out[0]), (F32s{0, 1, 0, 1}));
+  EXPECT_THROW(harness().run("Tile", {iota<float>({2}), make<int64_t>({1}, {3})}, {{DT::Float32, {4}}}), Error);
+  EXPECT_THROW(harness().run("TopK", {iota<float>({4}), make<int64_t>({1}, {3})}, {{DT::Float32, {2}}, {DT::Int64, {2}}},
+                             {}, 11),
+               Error);
+  out = harness().run("Expand", {iota<float>({2, 1}), make<int64_t>({3}, {2, 1, 3})}, {{DT::Float32, {2, 2, 3}}});
+  EXPECT_EQ(values<float>(out[0]), (F32s{0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1}));
+  EXPECT_THROW(harness().run("Expand", {iota<float>({2, 1}), make<int64_t>({2}, {2, 4})}, {{DT::Float32, {2, 3}}}),
+               Error);
+  EXPECT_THROW(harness().run("ConstantOfShape", {make<int64_t>({1}, {5})}, {{DT::Float32, {4}}}), Error);
+}
+
 /// Pad on NC1HWC0 (C = 20: the second channel block is padded) agrees with the plain kernel
 /// and keeps the padding lanes zero.
 TEST(CpuTensorIndexing, BlockedPadMatchesPlainPad) {
