@@ -231,6 +231,7 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 Compiled compile_model(const std::string& model, const ge::core::Environment& env, const CommonOptions& common) {
   Compiled c;
   ge::core::ImportOptions io = common.import_options();
+  io.backend = ge::core::CompileOptions::from_manifest(env.manifest).backend;
   auto t0 = Clock::now();
   // Progress: a line per stage with the time since the start, for people watching a terminal.
   const bool progress = !common.quiet && ::isatty(STDERR_FILENO);
@@ -243,7 +244,7 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   // ONNX nodes minus Constant: a node without inputs whose outputs are known is a constant.
   for (ge::Node* n : g->nodes()) c.nodes_before += !(n->num_inputs() == 0);
   auto t1 = Clock::now();
-  ge::core::propagate_shapes(*g, env, io);
+  c.import = ge::core::propagate_shapes(*g, env, io);
   c.options = common.compile_options(env);
   if (progress) c.options.on_stage_done = [&](const std::string& stage, size_t nodes) { say(stage, nodes); };
   c.result = ge::core::compile_graph(*g, env, c.options);
@@ -307,6 +308,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"fusions", fusions},
           {"passes", passes},
           {"import_ms", c.import_ms},
+          {"import", {{"expanded_functions", c.import.expanded_functions}}},
           {"compile_ms", c.compile_ms},
           {"memory", memory},
           {"layout", layout},

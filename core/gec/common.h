@@ -63,6 +63,7 @@ struct Compiled {
   ge::core::CompileOptions options;
   size_t nodes_before = 0;
   double import_ms = 0;   ///< frontend: protobuf parsing and weights
+  ge::core::ImportResult import;  ///< what shape propagation did (expanded function bodies)
   double compile_ms = 0;  ///< parsed model → executable in memory
   int threads = 1;
   double plan_load_ms = -1;
@@ -119,6 +120,8 @@ nlohmann::json run_requests(const Compiled& c, const ge::core::Environment& env,
                             bool& check_ok);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
+/// `gec ops`: the registries' op types and versions, metadata and backends (cmd_ops.cc).
+int cmd_ops(const CommonOptions& common, const std::string& format);
 /// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc).
 int cmd_calibrate(const CommonOptions& common, const std::string& out_path);
 

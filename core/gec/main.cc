@@ -52,6 +52,13 @@ int main(int argc, char** argv) {
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
   common.add_to(*plugins, false);
 
+  std::string ops_format = "text";
+  CLI::App* ops = app.add_subcommand("ops", "List every op type and version the registries define, its metadata and what runs it");
+  ops->add_option("--format", ops_format, "text (default), json, md (the table of docs/ops.md)")
+      ->check(CLI::IsMember({"text", "json", "md"}));
+  ops->add_option("--backend", common.backend, "Only this backend's column (default: every loaded backend)");
+  common.add_to(*ops, false);
+
   std::string calib_out;
   CLI::App* calibrate = app.add_subcommand(
       "calibrate", "Measure GEMM GFLOP/s, memory GB/s and per-op constants on microbenchmarks; cache them for the cost model");
@@ -129,6 +136,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
     if (plugins->parsed()) return gec::cmd_plugins(common);
+    if (ops->parsed()) return gec::cmd_ops(common, ops_format);
     if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);

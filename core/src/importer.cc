@@ -34,8 +34,9 @@ void check_io(const Node& n, const OpDef& def) {
       if (std::string(kind) == "output" || d.types.empty()) continue;
       DataType t = vals[i]->dtype;
       if (std::find(d.types.begin(), d.types.end(), t) == d.types.end())
-        throw UnsupportedError(n.describe() + ": input '" + d.name + "' has dtype " + std::string(dtype_name(t)) +
-                               ", which GE does not support for this op (supported: " + type_list(d.types) + ")");
+        throw InvalidGraphError(n.describe() + ": input '" + d.name + "' has dtype " + std::string(dtype_name(t)) +
+                                ", which " + n.op_type() + "-" + std::to_string(def.since_version) +
+                                " does not allow (allowed: " + type_list(d.types) + ")");
     }
   };
   check(def.inputs, n.inputs(), "input");
@@ -57,11 +58,19 @@ void check_io(const Node& n, const OpDef& def) {
 }
 
 /// Runs the host kernel of `n` on its known inputs and records the results as the outputs' data.
+/// A host kernel that refuses this node (a dtype or attribute it does not run) leaves it unfolded:
+/// the backend's own kernel decides later.
 void evaluate(Node& n, const Environment& env, const ImportOptions& opts, int64_t opset) {
   const KernelDef* kd = env.kernels.find(opts.host_backend, n.domain(), n.op_type());
   if (!kd) return;  // cannot fold; shapes that depend on it stay unknown and fail loudly later
   KernelBuildContext ctx{n, opset, 1};
-  std::unique_ptr<Kernel> k = kd->factory(ctx);
+  std::unique_ptr<Kernel> k;
+  try {
+    k = kd->factory(ctx);
+  } catch (const UnsupportedError& e) {
+    log(LogLevel::Debug, n.describe() + ": not folded at import: " + e.what());
+    return;
+  }
   std::vector<Tensor> ins, outs;
   for (Value* v : n.inputs()) ins.push_back(v ? *v->data : Tensor());
   for (Value* v : n.outputs()) outs.push_back(v ? Tensor::allocate(v->dtype, v->shape) : Tensor());
@@ -71,17 +80,20 @@ void evaluate(Node& n, const Environment& env, const ImportOptions& opts, int64_
     if (Value* v = n.output(i)) v->data = std::make_shared<const Tensor>(std::move(outs[i]));
 }
 
-}  // namespace
+std::string op_label(const Node& n, const OpDef& def) {
+  return (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + "-" + std::to_string(def.since_version);
+}
 
-void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
-  const bool overridden = !opts.frontend.input_shapes.empty();
-  int64_t stale_declared = 0;
-  for (Node* n : g.topological_order()) {
-    int64_t opset = g.opset(n->domain());
-    const OpDef* def = env.ops.find(n->domain(), n->op_type(), opset);
+class Propagation {
+ public:
+  Propagation(Graph& g, const Environment& env, const ImportOptions& opts) : g_(g), env_(env), opts_(opts) {}
+
+  void node(Node* n) {
+    const int64_t opset = g_.opset(n->domain());
+    const OpDef* def = env_.ops.find(n->domain(), n->op_type(), opset);
     if (!def) {
       std::string dom = n->domain().empty() ? "ai.onnx" : n->domain();
-      if (env.ops.find_any(n->domain(), n->op_type()))
+      if (env_.ops.find_any(n->domain(), n->op_type()))
         throw UnsupportedError(n->describe() + ": no definition of " + n->op_type() + " for " + dom + " opset " +
                                std::to_string(opset) + " (the registry starts at a later version)");
       throw UnsupportedError(n->describe() + ": op type " + n->op_type() + " (" + dom + ") is not in any loaded registry");
@@ -90,15 +102,43 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
       if (v && v->dtype == DataType::Undefined)
         throw InvalidGraphError(n->describe() + ": input '" + v->name() + "' is never produced");
     check_io(*n, *def);
-    if (!def->infer) throw Error(n->describe() + ": the registry has no shape inference for " + n->op_type());
+    if (!opts_.backend.empty() && !env_.kernels.find(opts_.backend, n->domain(), n->op_type())) {
+      // No kernel: the op's function body, when it has one (ONNX Runtime inlines the same way).
+      // An op without a body stays: a pass may still remove it (conv_bn folds BatchNormalization);
+      // the runtime refuses what is left without a kernel.
+      const FunctionExpander* fx = env_.ops.expander(n->domain(), n->op_type());
+      if (fx && fx->has_body(opset)) {
+        const std::string label = op_label(*n, *def), desc = n->describe();
+        std::vector<Node*> body;
+        try {
+          body = fx->expand(*n, opset);
+        } catch (const UnsupportedError& e) {
+          throw UnsupportedError(desc + ": " + label + " is defined, but no kernel runs it (backends searched: " +
+                                 opts_.backend + "); its ONNX function body could not be expanded: " + e.what());
+        }
+        result.expanded_functions.push_back(label);
+        log(LogLevel::Debug, desc + ": no " + opts_.backend + " kernel; expanded into its function body (" +
+                                 std::to_string(body.size()) + " nodes)");
+        for (Node* b : body) node(b);
+        return;
+      }
+    }
+    infer(n, *def, opset);
+  }
 
+  ImportResult result;
+  int64_t stale_declared = 0;
+
+ private:
+  void infer(Node* n, const OpDef& def, int64_t opset) {
+    if (!def.infer) throw Error(n->describe() + ": the registry has no shape inference for " + n->op_type());
     std::vector<std::pair<DataType, Shape>> seeded;
     for (Value* o : n->outputs()) seeded.emplace_back(o ? o->dtype : DataType::Undefined, o ? o->shape : Shape{});
     for (Value* o : n->outputs())
       if (o) o->data.reset();
-    InferContext ctx(*n, *def, opset);
+    InferContext ctx(*n, def, opset);
     try {
-      def->infer(ctx);
+      def.infer(ctx);
     } catch (const UnknownValueError&) {
       // An input the shape depends on is only known at run time (e.g. a Reshape target fed as a
       // graph input). The model's declared output types still make every shape static; without
@@ -114,6 +154,7 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
         }
       log(LogLevel::Debug, n->describe() + ": shapes taken from the model's declared types");
     }
+    const bool overridden = !opts_.frontend.input_shapes.empty();
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       Value* o = n->output(i);
       if (!o) continue;
@@ -129,7 +170,7 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
                 "; using GE's");
       }
     }
-    bool all_known = def->foldable;
+    bool all_known = def.foldable;
     for (Value* v : n->inputs()) all_known &= (v == nullptr || v->data != nullptr);
     bool already = true;
     int64_t out_elems = 0;
@@ -138,12 +179,26 @@ void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opt
       already &= o->data != nullptr;
       out_elems += o->numel();
     }
-    if (all_known && !already && out_elems <= opts.fold_limit_elements && n->num_inputs() > 0)
-      evaluate(*n, env, opts, opset);
+    if (all_known && !already && out_elems <= opts_.fold_limit_elements && n->num_inputs() > 0)
+      evaluate(*n, env_, opts_, opset);
   }
-  if (overridden && stale_declared)
-    log(LogLevel::Info, "--input-shape: " + std::to_string(stale_declared) +
+
+  Graph& g_;
+  const Environment& env_;
+  const ImportOptions& opts_;
+};
+
+}  // namespace
+
+ImportResult propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
+  Propagation p(g, env, opts);
+  for (Node* n : g.topological_order()) p.node(n);
+  if (!opts.frontend.input_shapes.empty() && p.stale_declared)
+    log(LogLevel::Info, "--input-shape: " + std::to_string(p.stale_declared) +
                             " value shapes declared in the model differ from GE's inference with the new input shapes; GE's are used");
+  // Expanded bodies were appended to the node list: restore a topological order.
+  if (!p.result.expanded_functions.empty()) g.sort_topologically();
+  return p.result;
 }
 
 std::unique_ptr<Graph> import_model(const Environment& env, const std::string& path, const ImportOptions& opts) {

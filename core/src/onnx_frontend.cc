@@ -2,6 +2,7 @@
 // host's propagation (importer.cc); declared and ONNX-inferred types seed it and are cross-checked.
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <onnx/version_converter/convert.h>
 
 #include <cctype>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
 #include "onnx_tensor.h"
 
 namespace ge::core {
@@ -18,6 +20,38 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string normalize_domain(const std::string& d) { return d == "ai.onnx" ? "" : d; }
+
+// The ai.onnx opsets GE's registry defines (registry/include/ge/registry/standard_ops.h).
+constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
+
+int64_t onnx_opset(const onnx::ModelProto& m) {
+  for (auto& op : m.opset_import())
+    if (op.domain().empty() || op.domain() == "ai.onnx") return op.version();
+  return 1;  // onnx/docs/IR.md: a model without an ai.onnx import uses no ai.onnx op
+}
+
+/// A model outside opsets 7–17 is brought into range by onnx's version converter when it can
+/// be (onnx/docs/VersionConverter.md), which is said on stderr; otherwise refused.
+void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
+  const int64_t v = onnx_opset(model);
+  bool uses_onnx = false;
+  for (auto& n : model.graph().node()) uses_onnx |= n.domain().empty() || n.domain() == "ai.onnx";
+  if ((v >= kMinOpset && v <= kMaxOpset) || !uses_onnx) return;
+  const int64_t target = v < kMinOpset ? kMinOpset : kMaxOpset;
+  const std::string range = "GE supports ai.onnx opsets " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset);
+  if (v > kMaxOpset)
+    throw UnsupportedError("model file '" + path + "' uses ai.onnx opset " + std::to_string(v) + "; " + range +
+                           " (onnx 1.12's version converter cannot convert down from a newer opset)");
+  try {
+    model = onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
+  } catch (const std::exception& e) {
+    throw UnsupportedError("model file '" + path + "' uses ai.onnx opset " + std::to_string(v) + "; " + range +
+                           ", and onnx's version converter could not convert it to opset " + std::to_string(target) +
+                           ": " + e.what());
+  }
+  log(LogLevel::Warn, "model file '" + path + "': converted from ai.onnx opset " + std::to_string(v) + " to opset " +
+                          std::to_string(target) + " by onnx's version converter (" + range + ")");
+}
 
 /// dtype and shape of a graph input/output from its TypeProto; refuses non-tensor types.
 std::pair<DataType, std::optional<Shape>> tensor_type(const onnx::ValueInfoProto& vi, const std::string& where,
@@ -93,6 +127,7 @@ class OnnxFrontend : public Frontend {
       throw Error("model file '" + path + "' holds an empty graph");
     for (auto& f : model.functions())
       throw UnsupportedError("model file '" + path + "': model-local functions ('" + f.name() + "') are not supported");
+    bring_into_opset_range(model, path);
     // ONNX's own shape inference fills value_info; GE's propagation is authoritative and is
     // checked against it.
     try {

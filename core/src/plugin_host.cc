@@ -69,6 +69,15 @@ class HostRegistrar : public Registrar {
     LibPtr lib = lib_;
     env_.ops.set_infer(domain, op_type, [fn = std::move(fn), lib](InferContext& c) { fn(c); });
   }
+  void add_function_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx) override {
+    fx.source = info_.name;
+    LibPtr lib = lib_;
+    auto has = std::move(fx.has_body);
+    auto expand = std::move(fx.expand);
+    fx.has_body = [has = std::move(has), lib](int64_t opset) { return has(opset); };
+    fx.expand = [expand = std::move(expand), lib](Node& n, int64_t opset) { return expand(n, opset); };
+    env_.ops.set_expander(domain, op_type, std::move(fx));
+  }
   void add_kernel(KernelDef def) override {
     def.source = info_.name;
     LibPtr lib = lib_;
@@ -295,6 +304,7 @@ void load_registry_files(Environment& env) {
       d.source = "registry file " + full.filename().string();
       env.ops.add_or_replace(std::move(d));
     }
+    for (const OpMeta& m : parse_op_meta_toml(text, full.string())) env.ops.apply_meta(m);
   }
 }
 

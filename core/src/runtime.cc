@@ -143,8 +143,15 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
     node_step[n] = static_cast<int>(impl_->steps.size());
     impl_->step_stream.push_back(impl_->streams > 1 ? n->stream : 0);
     const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
-    if (!kd)
-      throw Error(n->describe() + ": no kernel for op type " + n->op_type() + " (backends searched: " + opts.backend + ")");
+    if (!kd) {
+      // Unsupported, not malformed: the op is defined (the importer checked), GE cannot run it here.
+      const OpDef* def = env.ops.find(n->domain(), n->op_type(), g.opset(n->domain()));
+      const FunctionExpander* fx = env.ops.expander(n->domain(), n->op_type());
+      const bool body = fx && fx->has_body(g.opset(n->domain()));
+      throw UnsupportedError(n->describe() + ": no kernel for op type " + n->op_type() +
+                             (def ? "-" + std::to_string(def->since_version) : "") + " (backends searched: " +
+                             opts.backend + ")" + (body ? "" : "; it has no ONNX function body to expand"));
+    }
     KernelBuildContext ctx{*n, g.opset(n->domain()), impl_->intra_threads};
     Impl::Step s{n, kd->factory(ctx), {}, {}};
     for (size_t i = 0; i < n->num_inputs(); ++i) {

@@ -4,9 +4,9 @@
 // ge_add_plugin); see README.md for the manifest that loads it.
 //
 // Swish(x) = x * sigmoid(x) = x / (1 + exp(-x))  (Ramachandran et al. 2017, "Searching for
-// Activation Functions"; SiLU in PyTorch). The kernel evaluates it with exactly the float
-// operations of the unfused Sigmoid + Mul (s = 1 / (1 + exp(-x)); y = x * s), so the rewrite
-// does not change results and declares itself exact.
+// Activation Functions"; SiLU in PyTorch). The kernel evaluates the unfused Sigmoid + Mul's
+// formula (s = 1 / (1 + exp(-x)); y = x * s), so the rewrite declares itself exact; its std::exp
+// and the CPU backend's vectorized exp may differ in the last bit.
 #include <cmath>
 
 #include "ge/sdk/plugin.h"

@@ -10,9 +10,10 @@
 // unfused fp16 graph).
 //   Gelu: y = 0.5 · x · (1 + erf(x / √2)), x = X + bias (bias: one value per element of X's last
 //         dim) — the erf form (Hendrycks & Gimpel 2016), host erff.
-//   FusedElementwise: Add Sub Mul Div Pow Sqrt Erf Relu Sigmoid Clip with numpy broadcasting of
+//   FusedElementwise: the ops of plugins/fusion/ops/elementwise.toml with numpy broadcasting of
 //         the inputs to the output shape; instruction results are evaluated at the output
 //         element's index (a broadcast intermediate has the same value there).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -68,12 +69,15 @@ class GeluKernel : public Kernel {
   int64_t last_ = 1;
 };
 
-enum class Op { Add, Sub, Mul, Div, Pow, Sqrt, Erf, Relu, Sigmoid, Clip };
+enum class Op {
+  Add, Sub, Mul, Div, Pow, Max, Min, Sqrt, Erf, Relu, Sigmoid, Clip, Tanh, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil,
+  LeakyRelu, Elu, Selu, Celu, ThresholdedRelu, HardSigmoid, HardSwish, Softplus, Softsign
+};
 
 struct Instr {
   Op op;
   int64_t a = 0, b = 0;  // operands: < inputs → inputs[k], else result k - inputs
-  float lo = 0, hi = 0;  // Clip
+  float lo = 0, hi = 0;  // immediates: Clip [min, max], alpha (and Selu's gamma, HardSigmoid's beta)
 };
 
 class FusedElementwiseKernel : public Kernel {
@@ -90,25 +94,36 @@ class FusedElementwiseKernel : public Kernel {
     const auto& names = std::get<std::vector<std::string>>(*ops);
     const std::vector<int64_t> args = ctx.node.attrs.get_ints("args");
     const std::vector<float> imms = ctx.node.attrs.get_floats("imms");
-    static const std::map<std::string, std::pair<Op, int>> table = {
-        {"Add", {Op::Add, 2}},   {"Sub", {Op::Sub, 2}},   {"Mul", {Op::Mul, 2}},   {"Div", {Op::Div, 2}},
-        {"Pow", {Op::Pow, 2}},   {"Sqrt", {Op::Sqrt, 1}}, {"Erf", {Op::Erf, 1}},   {"Relu", {Op::Relu, 1}},
-        {"Clip", {Op::Clip, 1}}, {"Sigmoid", {Op::Sigmoid, 1}}};
+    struct Form {
+      Op op;
+      int operands, imms;
+    };
+    static const std::map<std::string, Form> table = {
+        {"Add", {Op::Add, 2, 0}},         {"Sub", {Op::Sub, 2, 0}},       {"Mul", {Op::Mul, 2, 0}},
+        {"Div", {Op::Div, 2, 0}},         {"Pow", {Op::Pow, 2, 0}},       {"Max", {Op::Max, 2, 0}},
+        {"Min", {Op::Min, 2, 0}},         {"Sqrt", {Op::Sqrt, 1, 0}},     {"Erf", {Op::Erf, 1, 0}},
+        {"Relu", {Op::Relu, 1, 0}},       {"Clip", {Op::Clip, 1, 2}},     {"Sigmoid", {Op::Sigmoid, 1, 0}},
+        {"Tanh", {Op::Tanh, 1, 0}},       {"Exp", {Op::Exp, 1, 0}},       {"Log", {Op::Log, 1, 0}},
+        {"Neg", {Op::Neg, 1, 0}},         {"Abs", {Op::Abs, 1, 0}},       {"Reciprocal", {Op::Reciprocal, 1, 0}},
+        {"Floor", {Op::Floor, 1, 0}},     {"Ceil", {Op::Ceil, 1, 0}},     {"LeakyRelu", {Op::LeakyRelu, 1, 1}},
+        {"Elu", {Op::Elu, 1, 1}},         {"Selu", {Op::Selu, 1, 2}},     {"Celu", {Op::Celu, 1, 1}},
+        {"ThresholdedRelu", {Op::ThresholdedRelu, 1, 1}}, {"HardSigmoid", {Op::HardSigmoid, 1, 2}},
+        {"HardSwish", {Op::HardSwish, 1, 0}}, {"Softplus", {Op::Softplus, 1, 0}}, {"Softsign", {Op::Softsign, 1, 0}}};
     size_t a = 0, c = 0;
     for (size_t i = 0; i < names.size(); ++i) {
       auto it = table.find(names[i]);
       if (it == table.end()) throw UnsupportedError(what + ": op '" + names[i] + "' in the program");
-      Instr ins{it->second.first};
-      for (int k = 0; k < it->second.second; ++k) {
+      Instr ins{it->second.op};
+      for (int k = 0; k < it->second.operands; ++k) {
         if (a >= args.size()) throw InvalidGraphError(what + ": 'args' too short for the program");
         const int64_t v = args[a++];
         if (v < 0 || v >= nin_ + static_cast<int64_t>(i)) throw InvalidGraphError(what + ": operand " + std::to_string(v) + " of instruction " + std::to_string(i) + " is not defined before it");
         (k == 0 ? ins.a : ins.b) = v;
       }
-      if (ins.op == Op::Clip) {
-        if (c + 2 > imms.size()) throw InvalidGraphError(what + ": 'imms' too short for its Clip instructions");
-        ins.lo = imms[c], ins.hi = imms[c + 1], c += 2;
-      }
+      const int ni = it->second.imms;
+      if (c + ni > imms.size()) throw InvalidGraphError(what + ": 'imms' too short for its " + names[i] + " instructions");
+      if (ni > 0) ins.lo = imms[c++];
+      if (ni > 1) ins.hi = imms[c++];
       prog_.push_back(ins);
     }
     if (prog_.empty() || a != args.size()) throw InvalidGraphError(what + ": empty program or unused 'args'");
@@ -145,6 +160,26 @@ class FusedElementwiseKernel : public Kernel {
           case Op::Relu: o = x0 > 0.f ? x0 : 0.f; break;
           case Op::Sigmoid: o = 1.f / (1.f + std::exp(-x0)); break;
           case Op::Clip: o = std::min(std::max(x0, s.lo), s.hi); break;
+          // ONNX Operators.md definitions, in fp32 as the host computes them.
+          case Op::Max: o = (x0 != x0 || x1 != x1) ? NAN : std::max(x0, x1); break;
+          case Op::Min: o = (x0 != x0 || x1 != x1) ? NAN : std::min(x0, x1); break;
+          case Op::Tanh: o = std::tanh(x0); break;
+          case Op::Exp: o = std::exp(x0); break;
+          case Op::Log: o = std::log(x0); break;
+          case Op::Neg: o = -x0; break;
+          case Op::Abs: o = std::fabs(x0); break;
+          case Op::Reciprocal: o = 1.f / x0; break;
+          case Op::Floor: o = std::floor(x0); break;
+          case Op::Ceil: o = std::ceil(x0); break;
+          case Op::LeakyRelu: o = x0 < 0.f ? s.lo * x0 : x0; break;
+          case Op::Elu: o = x0 < 0.f ? s.lo * std::expm1(x0) : x0; break;
+          case Op::Selu: o = s.hi * (x0 > 0.f ? x0 : s.lo * std::expm1(x0)); break;
+          case Op::Celu: o = x0 > 0.f ? x0 : s.lo * std::expm1(x0 / s.lo); break;
+          case Op::ThresholdedRelu: o = x0 > s.lo ? x0 : 0.f; break;
+          case Op::HardSigmoid: o = std::clamp(s.lo * x0 + s.hi, 0.f, 1.f); break;
+          case Op::HardSwish: o = x0 * std::clamp(x0 / 6.f + 0.5f, 0.f, 1.f); break;
+          case Op::Softplus: o = std::max(x0, 0.f) + std::log1p(std::exp(-std::fabs(x0))); break;
+          case Op::Softsign: o = x0 / (1.f + std::fabs(x0)); break;
         }
         v[nin_ + static_cast<int64_t>(p)] = o;
       }

@@ -51,6 +51,12 @@ bool concat_supports_blocked(const Node& node);
 /// Pad of a float32 NCHW tensor on H and W only with constant pads (tensor_pad.cc).
 bool pad_supports_blocked(const Node& node, int64_t opset);
 std::unique_ptr<Kernel> make_blocked_pad(const KernelBuildContext& ctx);
+/// Resize / Upsample of a 4-D float32 tensor over H and W (N, C unchanged, constant scales or
+/// sizes, not tf_crop_and_resize / tf_half_pixel_for_nn, which move channels at scale 1).
+bool resize_supports_blocked(const Node& node, int64_t opset);
+/// 2-D float32 ConvTranspose that oneDNN runs (not its reference loop) and whose output oneDNN
+/// covers whole (no output_padding past the end padding).
+bool conv_transpose_supports_blocked(const Node& node, int64_t opset);
 
 /// Registers the backend's format preference function (layout_preferences.cc).
 void register_format_preferences(Registrar& r);

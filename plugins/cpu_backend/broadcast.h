@@ -26,11 +26,14 @@ namespace ge::cpu::loops {
 /// a few microseconds, more than a memory-bound pass over 64K elements.
 inline constexpr int64_t kParallelMin = 64 * 1024;
 
+/// Most operands of a plan: the output and up to three inputs (Where's condition, X, Y).
+inline constexpr int kMaxPlanOperands = 4;
+
 /// Operand 0 is the output; operands 1.. are inputs.
 struct LoopPlan {
   std::vector<int64_t> dims;                       ///< collapsed extents, outer to inner
-  std::array<std::vector<int64_t>, 3> strides;     ///< per operand, in elements, per dim
-  std::array<int64_t, 3> base{0, 0, 0};            ///< starting element offset per operand
+  std::array<std::vector<int64_t>, kMaxPlanOperands> strides;  ///< per operand, in elements, per dim
+  std::array<int64_t, kMaxPlanOperands> base{};    ///< starting element offset per operand
   int nops = 1;
   int64_t numel = 0;
   /// Stride of operand `op` along the innermost (row) axis.
@@ -73,7 +76,7 @@ inline void collapse(LoopPlan& p) {
 inline LoopPlan broadcast_plan(const Shape& out, const std::vector<Shape>& inputs, const std::string& what) {
   LoopPlan p;
   p.nops = 1 + static_cast<int>(inputs.size());
-  if (p.nops > 3) throw Error(what + ": broadcast plan takes at most two inputs");
+  if (p.nops > kMaxPlanOperands) throw Error(what + ": broadcast plan takes at most three inputs");
   const size_t r = out.rank();
   p.dims = out.dims();
   p.strides[0] = contiguous_strides(out);
@@ -145,7 +148,7 @@ void for_each_row(const LoopPlan& p, int threads, F&& f) {
     const int64_t per = std::max<int64_t>(1, parallel ? (inner + threads - 1) / threads : inner);
     const int64_t pieces = (inner + per - 1) / per;
     auto piece = [&](int64_t row, int64_t k) {
-      int64_t off[3];
+      int64_t off[kMaxPlanOperands];
       int64_t r = row;
       for (int op = 0; op < p.nops; ++op) off[op] = p.base[op];
       for (int d = nd - 2; d >= 0; --d) {
@@ -168,7 +171,7 @@ void for_each_row(const LoopPlan& p, int threads, F&& f) {
   auto run_rows = [&](int64_t r0, int64_t r1) {
     if (r0 >= r1) return;
     std::vector<int64_t> idx(nd > 1 ? nd - 1 : 1, 0);
-    int64_t off[3];
+    int64_t off[kMaxPlanOperands];
     for (int op = 0; op < p.nops; ++op) off[op] = p.base[op];
     int64_t r = r0;
     for (int d = nd - 2; d >= 0; --d) {

@@ -1,4 +1,4 @@
-// plugins/cpu_backend/elementwise_binary.cc — Add, Sub, Mul, Div, Pow with numpy
+// plugins/cpu_backend/elementwise_binary.cc — Add, Sub, Mul, Div, Pow, Mod, BitShift with numpy
 // multidirectional broadcasting (ONNX docs/Broadcasting.md).
 //
 // The broadcast plan is built at kernel build time (broadcast.h); run() walks output rows and
@@ -88,45 +88,44 @@ struct PowOp {
   }
 };
 
-template <class TA, class TB, class Op>
-class BinaryKernel final : public Kernel {
- public:
-  BinaryKernel(loops::LoopPlan plan, int threads, std::string name)
-      : plan_(std::move(plan)), threads_(threads), name_(std::move(name)) {}
-  void run(KernelIO& io) override {
-    loops::binary_rows<TA, TB, TA>(plan_, io.inputs[0].data_as<TA>(), io.inputs[1].data_as<TB>(),
-                            io.outputs[0].data_as<TA>(), threads_, Op{});
+/// Mod-13 (ONNX Operators.md#Mod). fmod = 0 (integers only): the remainder takes the
+/// divisor's sign, like Python's % (np.mod); fmod = 1: the dividend's sign, like C's fmod
+/// (np.fmod). x mod 0 is 0 for integers (numpy gives 0 with a warning) instead of SIGFPE, and
+/// INT_MIN mod -1 is 0.
+struct ModOp {
+  bool fmod = false;
+  template <class T> T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::fmod(a, b);  // the schema requires fmod = 1 for floats (checked at build)
+    } else {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return T(0);
+      }
+      const T r = static_cast<T>(a % b);
+      if constexpr (std::is_signed_v<T>) {
+        if (!fmod && r != 0 && ((r < 0) != (b < 0))) return static_cast<T>(r + b);
+      }
+      return r;
+    }
   }
-  std::string impl_name() const override { return "cpu:" + name_; }
-
- private:
-  loops::LoopPlan plan_;
-  int threads_;
-  std::string name_;
 };
 
-template <class Op, class TypeList>
-KernelFactory same_type_factory(const std::string& op, TypeList types) {
-  return [op, types](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
-    const DataType t = ctx.input_type(0);
-    if (ctx.input_type(1) != t) {
-      throw InvalidGraphError(ctx.node.describe() + ": inputs have different dtypes " +
-                              std::string(dtype_name(t)) + " and " + std::string(dtype_name(ctx.input_type(1))));
-    }
-    auto plan = loops::broadcast_plan(ctx.output_shape(0), {ctx.input_shape(0), ctx.input_shape(1)}, ctx.node.describe());
-    std::unique_ptr<Kernel> k;
-    if (!visit_type(types, t, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          k = std::make_unique<BinaryKernel<T, T, Op>>(std::move(plan), ctx.threads, op);
-        })) {
-      unsupported_dtype(op, t);
-    }
-    return k;
-  };
-}
+/// BitShift-11 (unsigned integers): shifting by the width or more gives 0 (numpy's
+/// left_shift/right_shift), where C++ leaves it undefined.
+struct BitShiftOp {
+  bool left = true;
+  template <class T> T operator()(T a, T b) const {
+    if (b >= static_cast<T>(sizeof(T) * 8)) return T(0);
+    return left ? static_cast<T>(a << b) : static_cast<T>(a >> b);
+  }
+};
 
-using PowBaseTypes = Types<float, double, int32_t, int64_t>;
-using PowExpTypes = Types<float, double, int32_t, int64_t, uint32_t, uint64_t>;
+template <class Op> Op no_attrs(const KernelBuildContext&) { return Op{}; }
+
+// Pow-15: T (base and output) int32, int64, float16/32/64, bfloat16; T1 every numeric type.
+using PowBaseTypes = Types<float, double, half, bfloat16, int32_t, int64_t>;
+using PowExpTypes = AnyNumericTypes;
 
 std::unique_ptr<Kernel> make_pow(const KernelBuildContext& ctx) {
   auto plan = loops::broadcast_plan(ctx.output_shape(0), {ctx.input_shape(0), ctx.input_shape(1)}, ctx.node.describe());
@@ -136,22 +135,38 @@ std::unique_ptr<Kernel> make_pow(const KernelBuildContext& ctx) {
     exp_ok = visit_type(PowExpTypes{}, ctx.input_type(1), [&](auto exp) {
       using A = typename decltype(base)::type;
       using B = typename decltype(exp)::type;
-      k = std::make_unique<BinaryKernel<A, B, PowOp>>(std::move(plan), ctx.threads, "Pow");
+      k = std::make_unique<BinaryKernel<A, B, A, PowOp>>(std::move(plan), PowOp{}, ctx.threads, "Pow");
     });
   });
-  if (!base_ok) unsupported_dtype("Pow", ctx.input_type(0), "base");
-  if (!exp_ok) unsupported_dtype("Pow", ctx.input_type(1), "exponent");
+  if (!base_ok) unsupported_node_dtype(ctx, ctx.input_type(0), "base");
+  if (!exp_ok) unsupported_node_dtype(ctx, ctx.input_type(1), "exponent");
   return k;
 }
 
 }  // namespace
 
 void register_binary_kernels(Registrar& r) {
-  add_cpu_kernel(r, "Add", same_type_factory<AddOp>("Add", NumericTypes{}));
-  add_cpu_kernel(r, "Sub", same_type_factory<SubOp>("Sub", NumericTypes{}));
-  add_cpu_kernel(r, "Mul", same_type_factory<MulOp>("Mul", NumericTypes{}));
-  add_cpu_kernel(r, "Div", same_type_factory<DivOp>("Div", NumericTypes{}));
+  add_cpu_kernel(r, "Add", binary_factory<AddOp>("Add", AnyNumericTypes{}, no_attrs<AddOp>));
+  add_cpu_kernel(r, "Sub", binary_factory<SubOp>("Sub", AnyNumericTypes{}, no_attrs<SubOp>));
+  add_cpu_kernel(r, "Mul", binary_factory<MulOp>("Mul", AnyNumericTypes{}, no_attrs<MulOp>));
+  add_cpu_kernel(r, "Div", binary_factory<DivOp>("Div", AnyNumericTypes{}, no_attrs<DivOp>));
   add_cpu_kernel(r, "Pow", make_pow);
+  add_cpu_kernel(r, "Mod", binary_factory<ModOp>("Mod", AnyNumericTypes{}, [](const KernelBuildContext& c) {
+                   const bool fmod = c.node.attrs.get_int("fmod", 0) != 0;
+                   if (!fmod && dtype_is_float(c.input_type(0)))
+                     throw InvalidGraphError(c.node.describe() + ": Mod of " + std::string(dtype_name(c.input_type(0))) +
+                                             " needs fmod = 1 (ONNX Mod-13)");
+                   return ModOp{fmod};
+                 }));
+  add_cpu_kernel(r, "BitShift",
+                 binary_factory<BitShiftOp>("BitShift", Types<uint8_t, uint16_t, uint32_t, uint64_t>{},
+                                            [](const KernelBuildContext& c) {
+                                              const std::string d = c.node.attrs.get_string("direction", "");
+                                              if (d != "LEFT" && d != "RIGHT")
+                                                throw InvalidGraphError(c.node.describe() +
+                                                                        ": direction must be LEFT or RIGHT, got '" + d + "'");
+                                              return BitShiftOp{d == "LEFT"};
+                                            }));
 }
 
 void register_elementwise_kernels(Registrar& r) {
@@ -159,6 +174,9 @@ void register_elementwise_kernels(Registrar& r) {
   register_unary_kernels(r);
   register_activation_kernels(r);
   register_sum_kernels(r);
+  register_variadic_kernels(r);
+  register_compare_kernels(r);
+  register_cast_kernels(r);
 }
 
 }  // namespace ge::cpu

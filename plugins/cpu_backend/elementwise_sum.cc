@@ -1,5 +1,5 @@
 // plugins/cpu_backend/elementwise_sum.cc — Sum-13: variadic elementwise sum with numpy
-// broadcasting of every input to the output shape (float32, float64).
+// broadcasting of every input to the output shape (float16/32/64, bfloat16).
 //
 // Computed as out = in0 + in1, then out += in_k for k >= 2, one broadcast plan per step, so
 // each pass is a vectorized binary loop; a single input is a broadcast copy.
@@ -26,9 +26,9 @@ class SumKernel final : public Kernel {
       loops::copy_rows(plans_[0], io.inputs[0].data_as<T>(), out, threads_);
       return;
     }
-    loops::binary_rows<T, T, T>(plans_[0], io.inputs[0].data_as<T>(), io.inputs[1].data_as<T>(), out, threads_, AddOp{});
+    loops::binary_rows<T, T, T>(plans_[0], io.inputs[0].data_as<T>(), io.inputs[1].data_as<T>(), out, threads_, WideBinary<T, AddOp>{});
     for (size_t k = 2; k < n; ++k) {
-      loops::binary_rows<T, T, T>(plans_[k - 1], out, io.inputs[k].data_as<T>(), out, threads_, AddOp{});
+      loops::binary_rows<T, T, T>(plans_[k - 1], out, io.inputs[k].data_as<T>(), out, threads_, WideBinary<T, AddOp>{});
     }
   }
   std::string impl_name() const override { return "cpu:Sum"; }
@@ -58,7 +58,7 @@ std::unique_ptr<Kernel> make_sum(const KernelBuildContext& ctx) {
     for (size_t k = 2; k < n; ++k) plans.push_back(loops::broadcast_plan(out, {out, ctx.input_shape(k)}, what));
   }
   std::unique_ptr<Kernel> k;
-  if (!visit_type(FloatTypes{}, t, [&](auto tag) {
+  if (!visit_type(AnyFloatTypes{}, t, [&](auto tag) {
         k = std::make_unique<SumKernel<typename decltype(tag)::type>>(std::move(plans), ctx.threads);
       })) {
     unsupported_dtype("Sum", t);

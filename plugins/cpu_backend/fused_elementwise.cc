@@ -19,6 +19,7 @@
 
 #include "broadcast.h"
 #include "elementwise_common.h"
+#include "elementwise_ops.h"
 #include "kernels.h"
 
 namespace ge::cpu {
@@ -27,12 +28,16 @@ namespace {
 constexpr int64_t kBlock = 1024;  // 4 KiB per buffer: a program's buffers stay in L1 (2048: 25% slower)
 constexpr size_t kMaxOperands = 256;  // inputs + instructions; the factory refuses more
 
-enum class Op { Add, Sub, Mul, Div, Pow, Sqrt, Erf, Relu, Sigmoid, Clip };
+enum class Op {
+  Add, Sub, Mul, Div, Pow, Max, Min,  // binary
+  Sqrt, Erf, Relu, Sigmoid, Clip, Tanh, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, LeakyRelu, Elu, Selu, Celu,
+  ThresholdedRelu, HardSigmoid, HardSwish, Softplus, Softsign
+};
 
 struct Instr {
   Op op;
   int a = 0, b = 0;  // operand indices into [inputs..., results...]
-  float lo = 0, hi = 0;  // Clip bounds
+  float p0 = 0, p1 = 0;  // immediates: Clip min/max, alpha (LeakyRelu, Elu, Celu, ThresholdedRelu), alpha/gamma (Selu), alpha/beta (HardSigmoid)
 };
 
 /// How an input is read: in place (same shape as the output), as a scalar, or gathered.
@@ -60,13 +65,15 @@ void binary(Operand x, Operand y, float* out, int64_t n, F f) {
   }
 }
 
+/// The unfused kernels' functors (elementwise_ops.h), bulk path included, so equal bits.
 template <class F>
-void unary(Operand x, float* out, int64_t n, F f) {
+void unary(Operand x, float* out, int64_t n, const F& f) {
   if (x.scalar) {
-    const float v = f(x.p[0]);
+    float v;
+    map_elements<float, float>(f, x.p, &v, 1);
     for (int64_t k = 0; k < n; ++k) out[k] = v;
   } else {
-    for (int64_t k = 0; k < n; ++k) out[k] = f(x.p[k]);
+    map_elements<float, float>(f, x.p, out, n);
   }
 }
 
@@ -77,17 +84,36 @@ void eval(const Instr& in, Operand x, Operand y, float* out, int64_t n) {
     case Op::Mul: return binary(x, y, out, n, [](float a, float b) { return a * b; });
     case Op::Div: return binary(x, y, out, n, [](float a, float b) { return a / b; });
     case Op::Pow: return binary(x, y, out, n, [](float a, float b) { return std::pow(a, b); });
-    case Op::Sqrt: return unary(x, out, n, [](float a) { return std::sqrt(a); });
-    case Op::Erf: return unary(x, out, n, [](float a) { return std::erf(a); });
-    case Op::Relu: return unary(x, out, n, [](float a) { return a < 0.f ? 0.f : a; });
-    case Op::Sigmoid: return unary(x, out, n, [](float a) { return 1.f / (1.f + std::exp(-a)); });
+    case Op::Max: return binary(x, y, out, n, ops::MaxOp{});
+    case Op::Min: return binary(x, y, out, n, ops::MinOp{});
+    case Op::Sqrt: return unary(x, out, n, ops::SqrtOp{});
+    case Op::Erf: return unary(x, out, n, ops::ErfOp{});
+    case Op::Relu: return unary(x, out, n, ops::ReluOp{});
+    case Op::Sigmoid: return unary(x, out, n, ops::SigmoidOp{});
     case Op::Clip: {
-      const float lo = in.lo, hi = in.hi;
+      const float lo = in.p0, hi = in.p1;
       return unary(x, out, n, [lo, hi](float a) {
         const float v = a < lo ? lo : a;
         return hi < v ? hi : v;
       });
     }
+    case Op::Tanh: return unary(x, out, n, ops::TanhOp{});
+    case Op::Exp: return unary(x, out, n, ops::ExpOp{});
+    case Op::Log: return unary(x, out, n, ops::LogOp{});
+    case Op::Neg: return unary(x, out, n, ops::NegOp{});
+    case Op::Abs: return unary(x, out, n, ops::AbsOp{});
+    case Op::Reciprocal: return unary(x, out, n, ops::ReciprocalOp{});
+    case Op::Floor: return unary(x, out, n, ops::FloorOp{});
+    case Op::Ceil: return unary(x, out, n, ops::CeilOp{});
+    case Op::LeakyRelu: return unary(x, out, n, ops::LeakyReluOp{in.p0});
+    case Op::Elu: return unary(x, out, n, ops::EluOp{in.p0});
+    case Op::Selu: return unary(x, out, n, ops::SeluOp{in.p0, in.p1});
+    case Op::Celu: return unary(x, out, n, ops::CeluOp{in.p0});
+    case Op::ThresholdedRelu: return unary(x, out, n, ops::ThresholdedReluOp{in.p0});
+    case Op::HardSigmoid: return unary(x, out, n, ops::HardSigmoidOp{in.p0, in.p1});
+    case Op::HardSwish: return unary(x, out, n, ops::HardSwishOp{});
+    case Op::Softplus: return unary(x, out, n, ops::SoftplusOp{});
+    case Op::Softsign: return unary(x, out, n, ops::SoftsignOp{});
   }
 }
 
@@ -227,27 +253,58 @@ std::unique_ptr<Kernel> make_fused_elementwise(const KernelBuildContext& ctx) {
   const std::vector<float> imms = node.attrs.get_floats("imms");
   const size_t nin = node.num_inputs();
   if (nin + names.size() > kMaxOperands) throw UnsupportedError(what + ": program too large (over 256 operands)");
-  static const std::map<std::string, std::pair<Op, int>> table = {
-      {"Add", {Op::Add, 2}},   {"Sub", {Op::Sub, 2}},   {"Mul", {Op::Mul, 2}},         {"Div", {Op::Div, 2}},
-      {"Pow", {Op::Pow, 2}},   {"Sqrt", {Op::Sqrt, 1}}, {"Erf", {Op::Erf, 1}},         {"Relu", {Op::Relu, 1}},
-      {"Clip", {Op::Clip, 1}}, {"Sigmoid", {Op::Sigmoid, 1}}};
+  // op name -> (op, operand count, immediates consumed from `imms`)
+  struct Form {
+    Op op;
+    int operands, imms;
+  };
+  static const std::map<std::string, Form> table = {
+      {"Add", {Op::Add, 2, 0}},
+      {"Sub", {Op::Sub, 2, 0}},
+      {"Mul", {Op::Mul, 2, 0}},
+      {"Div", {Op::Div, 2, 0}},
+      {"Pow", {Op::Pow, 2, 0}},
+      {"Max", {Op::Max, 2, 0}},
+      {"Min", {Op::Min, 2, 0}},
+      {"Sqrt", {Op::Sqrt, 1, 0}},
+      {"Erf", {Op::Erf, 1, 0}},
+      {"Relu", {Op::Relu, 1, 0}},
+      {"Sigmoid", {Op::Sigmoid, 1, 0}},
+      {"Clip", {Op::Clip, 1, 2}},
+      {"Tanh", {Op::Tanh, 1, 0}},
+      {"Exp", {Op::Exp, 1, 0}},
+      {"Log", {Op::Log, 1, 0}},
+      {"Neg", {Op::Neg, 1, 0}},
+      {"Abs", {Op::Abs, 1, 0}},
+      {"Reciprocal", {Op::Reciprocal, 1, 0}},
+      {"Floor", {Op::Floor, 1, 0}},
+      {"Ceil", {Op::Ceil, 1, 0}},
+      {"LeakyRelu", {Op::LeakyRelu, 1, 1}},
+      {"Elu", {Op::Elu, 1, 1}},
+      {"Selu", {Op::Selu, 1, 2}},
+      {"Celu", {Op::Celu, 1, 1}},
+      {"ThresholdedRelu", {Op::ThresholdedRelu, 1, 1}},
+      {"HardSigmoid", {Op::HardSigmoid, 1, 2}},
+      {"HardSwish", {Op::HardSwish, 1, 0}},
+      {"Softplus", {Op::Softplus, 1, 0}},
+      {"Softsign", {Op::Softsign, 1, 0}},
+  };
   std::vector<Instr> prog;
   size_t a = 0, c = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     auto it = table.find(names[i]);
     if (it == table.end()) throw UnsupportedError(what + ": op '" + names[i] + "' in the program");
-    Instr ins{it->second.first};
+    const Form& f = it->second;
+    Instr ins{f.op};
     int* slots[2] = {&ins.a, &ins.b};
-    for (int k = 0; k < it->second.second; ++k, ++a) {
+    for (int k = 0; k < f.operands; ++k, ++a) {
       if (a >= args.size() || args[a] < 0 || args[a] >= static_cast<int64_t>(nin + i))
         throw InvalidGraphError(what + ": bad operand in instruction " + std::to_string(i));
       *slots[k] = static_cast<int>(args[a]);
     }
-    if (ins.op == Op::Clip) {
-      if (c + 2 > imms.size()) throw InvalidGraphError(what + ": imms too short for Clip");
-      ins.lo = imms[c++];
-      ins.hi = imms[c++];
-    }
+    if (c + f.imms > imms.size()) throw InvalidGraphError(what + ": imms too short for " + names[i]);
+    if (f.imms > 0) ins.p0 = imms[c++];
+    if (f.imms > 1) ins.p1 = imms[c++];
     prog.push_back(ins);
   }
   if (prog.empty()) throw InvalidGraphError(what + ": empty program");

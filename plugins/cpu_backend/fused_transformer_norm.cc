@@ -150,6 +150,9 @@ KernelDef ge_def(const char* op) {
 
 }  // namespace
 
+// ai.onnx LayerNormalization-17 runs here when it fits (normalization.cc decides).
+std::unique_ptr<Kernel> make_fused_layer_norm(const KernelBuildContext& ctx) { return std::make_unique<LayerNormKernel>(ctx); }
+
 void register_fused_norm_kernels(Registrar& r) {
   r.add_kernel(ge_def<LayerNormKernel>("LayerNormalization"));
   r.add_kernel(ge_def<GeluKernel>("Gelu"));

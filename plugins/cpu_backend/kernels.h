@@ -11,12 +11,13 @@ void register_matmul_kernels(Registrar& r);       // MatMul, Gemm (oneDNN)
 void register_norm_kernels(Registrar& r);         // BatchNormalization
 void register_pool_kernels(Registrar& r);         // MaxPool, AveragePool, GlobalAveragePool
 void register_reduce_kernels(Registrar& r);       // ReduceMean, Softmax
-void register_elementwise_kernels(Registrar& r);  // Add Sub Mul Div Pow Sqrt Erf Relu Clip Sigmoid Sum
+void register_elementwise_kernels(Registrar& r);  // unary math, activations, binary/variadic, comparisons, logic, Where, Cast
 void register_tensor_kernels(Registrar& r);       // Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Gather Shape Constant Identity Dropout
 void register_split_kernels(Registrar& r);             // Split
 void register_fused_elementwise_kernels(Registrar& r);  // ge.FusedElementwise (elementwise_chain rule)
 void register_fused_matmul_kernels(Registrar& r);     // ge.FusedMatMul (oneDNN, bias + activation)
 void register_fused_norm_kernels(Registrar& r);       // ge.LayerNormalization (+Skip), ge.Gelu (+bias)
 void register_fused_attention_kernels(Registrar& r);  // ge.Attention
+void register_nn_kernels(Registrar& r);  // nn_kernels.cc: ConvTranspose, Resize/Upsample, RNN/GRU/LSTM, normalizations, pools, signal ops
 
 }  // namespace ge::cpu

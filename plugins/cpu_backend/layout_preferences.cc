@@ -8,8 +8,8 @@
 // W in the blocked layout oneDNN's chosen convolution wants (OIhw16i16o, Ohwi16o, Goihw16g), so
 // the layout pass converts it at compile time and the kernel uses a plan's weights in place.
 // Runtime (non-constant) weights stay plain: no weight TransData ever runs.
-// Layout-agnostic (`follows`): pools, elementwise ops with f(0) = 0, channel Concat of
-// multiples of 16 channels, Pad on H and W — they run blocked only where that removes conversions.
+// Layout-agnostic (`follows`): pools, Resize over H and W, ConvTranspose, elementwise ops with f(0) = 0, channel
+// Concat of multiples of 16 channels, Pad on H and W — they run blocked only where that removes conversions.
 #include <string>
 #include <unordered_set>
 
@@ -42,6 +42,10 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
   }
   f.follows = true;
   if (n.domain().empty() && pool_supports_blocked(n, opset)) {
+    f.inputs[0] = Format::NC1HWC0;
+    return f;
+  }
+  if (n.domain().empty() && (resize_supports_blocked(n, opset) || conv_transpose_supports_blocked(n, opset))) {
     f.inputs[0] = Format::NC1HWC0;
     return f;
   }
@@ -78,7 +82,8 @@ class BlockedRouting : public Registrar {
     static const std::unordered_set<std::string> elementwise{"Add", "Sub", "Mul", "Relu", "LeakyRelu", "Clip"};
     // Kernels that read NC1HWC0 themselves (conv.cc, pool.cc's factories, transdata.cc).
     static const std::unordered_set<std::string> blocked_aware{
-        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "FusedConv", "TransData"};
+        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "FusedConv", "TransData", "Resize",
+        "ConvTranspose"};
     KernelFactory blocked;
     if (def.domain.empty() && elementwise.count(def.op_type)) blocked = make_blocked_elementwise;
     if (def.domain.empty() && def.op_type == "Concat") blocked = make_blocked_concat;

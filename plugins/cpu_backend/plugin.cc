@@ -23,6 +23,7 @@ void register_kernels(ge::Registrar& r) {
   ge::cpu::register_fused_matmul_kernels(r);
   ge::cpu::register_fused_norm_kernels(r);
   ge::cpu::register_fused_attention_kernels(r);
+  ge::cpu::register_nn_kernels(r);
 }
 
 void register_cpu_backend(ge::Registrar& r) {

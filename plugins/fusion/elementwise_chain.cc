@@ -26,10 +26,34 @@ constexpr size_t kMaxOps = 64;  // bounds the kernel's scratch buffers (one per 
 // adds at most k inputs and max(1, k-1) instructions, so 2k per node stays under it.
 constexpr size_t kMaxOperandBudget = 256;
 
+/// The ops ge.FusedElementwise computes (ops/elementwise.toml); an op is fused only when the
+/// registry also gives it pattern elementwise or broadcast.
+const std::vector<std::string>& fusable_ops() {
+  static const std::vector<std::string> ops = {
+      "Add",  "Sub",  "Mul",  "Div",        "Pow",   "Sum",  "Max",       "Min",       "Sqrt", "Erf",
+      "Relu", "Clip", "Sigmoid", "Tanh",    "Exp",   "Log",  "Neg",       "Abs",       "Reciprocal",
+      "Floor", "Ceil", "LeakyRelu", "Elu",  "Selu",  "Celu", "ThresholdedRelu", "HardSigmoid",
+      "HardSwish", "Softplus", "Softsign"};
+  return ops;
+}
+
 bool supported_op(const std::string& op) {
-  static const std::set<std::string> ops = {"Add", "Sub",  "Mul",  "Div",     "Pow", "Sqrt",
-                                            "Erf", "Relu", "Clip", "Sigmoid", "Sum"};
+  static const std::set<std::string> ops(fusable_ops().begin(), fusable_ops().end());
   return ops.count(op) != 0;
+}
+
+/// Variadic ops, written as a left-to-right chain of binary instructions (as their kernels fold).
+bool variadic(const std::string& op) { return op == "Sum" || op == "Max" || op == "Min"; }
+
+/// The float attributes an instruction carries in `imms`, in order, with the schema defaults.
+std::vector<float> attribute_imms(const Node& n) {
+  const std::string& op = n.op_type();
+  auto f = [&](const char* name, float dflt) { return n.attrs.get_float(name, dflt); };
+  if (op == "LeakyRelu") return {f("alpha", 0.01f)};
+  if (op == "Elu" || op == "Celu" || op == "ThresholdedRelu") return {f("alpha", 1.f)};
+  if (op == "Selu") return {f("alpha", 1.67326319217681884765625f), f("gamma", 1.05070102214813232421875f)};
+  if (op == "HardSigmoid") return {f("alpha", 0.2f), f("beta", 0.5f)};
+  return {};
 }
 
 /// Clip's bounds as immediates: Clip-6 attributes, Clip-11+ constant scalar inputs (an omitted
@@ -61,7 +85,7 @@ bool candidate(const Node& n, const OpRegistry& reg) {
   if (d->fuse_flag == FuseFlag::Never) return false;
   if (n.output(0)->dtype != DataType::Float32) return false;
   const size_t data_inputs = n.op_type() == "Clip" ? 1 : n.num_inputs();
-  if (data_inputs == 0 || (n.op_type() == "Sum" && n.num_inputs() < 2)) return false;
+  if (data_inputs == 0 || (variadic(n.op_type()) && n.num_inputs() < 2)) return false;
   for (size_t i = 0; i < data_inputs; ++i)
     if (!n.input(i) || n.input(i)->dtype != DataType::Float32) return false;
   float lo, hi;
@@ -91,9 +115,7 @@ class ElementwiseChainRule final : public FusionRule {
     return {"elementwise_chain", NumericsEffect::Exact, OptLevel::O2, 5,
             "maximal trees of float32 elementwise/broadcast ops -> one ge.FusedElementwise"};
   }
-  std::vector<std::string> anchor_ops() const override {
-    return {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Erf", "Relu", "Clip", "Sigmoid", "Sum"};
-  }
+  std::vector<std::string> anchor_ops() const override { return fusable_ops(); }
 
   // Match: the tree's nodes are captured as "root" and "n1", "n2", … (post order is rebuilt by
   // the rewrite from the graph edges, so the Match only needs membership).
@@ -159,9 +181,10 @@ class ElementwiseChainRule final : public FusionRule {
     for (const Node* n : order) {
       const std::string& op = n->op_type();
       int64_t r;
-      if (op == "Sum") {  // left to right, as the Sum kernel accumulates
+      if (variadic(op)) {  // left to right, as the Sum/Max/Min kernels fold
+        const std::string step = op == "Sum" ? "Add" : op;
         r = index.at(n->input(0));
-        for (size_t i = 1; i < n->num_inputs(); ++i) r = emit("Add", {r, index.at(n->input(i))});
+        for (size_t i = 1; i < n->num_inputs(); ++i) r = emit(step, {r, index.at(n->input(i))});
       } else if (op == "Clip") {
         float lo, hi;
         clip_bounds(*n, lo, hi);
@@ -172,6 +195,7 @@ class ElementwiseChainRule final : public FusionRule {
         std::vector<int64_t> a;
         for (Value* v : n->inputs()) a.push_back(index.at(v));
         r = emit(op, a);
+        for (float v : attribute_imms(*n)) imms.push_back(v);
       }
       index[n->output(0)] = r;
     }

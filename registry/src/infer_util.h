@@ -22,6 +22,15 @@ struct EmbeddedOpFile {
 };
 std::span<const EmbeddedOpFile> embedded_op_files();
 
+/// Every ai.onnx definition a model at opset min..max selects (schema_defs.cc).
+std::vector<OpDef> onnx_schema_defs(int min_opset, int max_opset);
+/// Shape and type inference by the op's ONNX schema (onnx_infer.cc).
+void infer_with_onnx_schema(InferContext& ctx);
+/// The expander of an ai.onnx op into its ONNX function body (onnx_functions.cc).
+FunctionExpander onnx_function_expander(const std::string& op_type);
+/// True when some version of the op in opsets 1..17 has a function body.
+bool onnx_op_has_function(const std::string& op_type);
+
 // Attribute readers that take the ONNX default explicitly: an attribute may be absent from an
 // older definition (e.g. MaxPool-8 has no ceil_mode), where InferContext::attr_* would throw.
 int64_t int_attr(const InferContext& ctx, const std::string& name, int64_t dflt);

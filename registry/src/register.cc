@@ -11,27 +11,35 @@
 namespace ge::registry {
 
 void register_standard_ops(Registrar& r) {
+  std::vector<OpDef> defs = detail::onnx_schema_defs(kMinOpset, kMaxOpset);
   std::set<std::string> op_types;
+  for (const OpDef& d : defs) op_types.insert(d.op_type);
+  // GE's metadata: every entry must name a defined op type (a typo is an error, not a no-op).
   for (const auto& file : detail::embedded_op_files()) {
-    for (OpDef& def : parse_op_defs_toml(file.text, file.origin)) {
-      op_types.insert(def.op_type);
-      r.add_op(std::move(def));
+    if (!parse_op_defs_toml(file.text, file.origin).empty())
+      throw Error(std::string(file.origin) + ": the standard registry takes [[meta]] entries only; ai.onnx "
+                  "definitions come from ONNX's schemas");
+    for (const OpMeta& m : parse_op_meta_toml(file.text, file.origin)) {
+      for (const std::string& op : m.op_types)
+        if (!m.domain.empty() || !op_types.count(op))
+          throw Error(m.origin + ": metadata for op type '" + op + "', which ONNX's schemas do not define");
+      for (OpDef& d : defs)
+        if (std::find(m.op_types.begin(), m.op_types.end(), d.op_type) != m.op_types.end()) apply_meta_to(d, m);
     }
   }
-  std::map<std::string, ShapeInferenceFn> fns;
+  for (OpDef& d : defs) r.add_op(std::move(d));
+  // Shape inference: GE's own where it knows more (compile-time data of Shape/Constant, clearer
+  // refusals of what the kernels do not run), ONNX's inference functions for every other op.
+  std::map<std::string, ShapeInferenceFn> own;
   for (auto table : {detail::nn_infer_fns(), detail::math_infer_fns(), detail::tensor_infer_fns()})
     for (auto& [op, fn] : table) {
-      if (!fns.emplace(op, fn).second)
-        throw Error("registry: two shape-inference functions for op type '" + op + "'");
+      if (!own.emplace(op, fn).second) throw Error("registry: two shape-inference functions for op type '" + op + "'");
+      if (!op_types.count(op)) throw Error("registry: shape inference for op type '" + op + "' which ONNX does not define");
     }
-  // A definition without shape inference (or the reverse) is a bug in this plugin: fail loading
-  // rather than leave the core to discover it on the first model that uses the op.
-  for (const auto& op : op_types)
-    if (!fns.count(op)) throw Error("registry: op type '" + op + "' has no shape inference");
-  for (auto& [op, fn] : fns) {
-    if (!op_types.count(op))
-      throw Error("registry: shape inference for op type '" + op + "' which has no definition");
-    r.set_shape_inference("", op, fn);
+  for (const std::string& op : op_types) {
+    auto it = own.find(op);
+    r.set_shape_inference("", op, it != own.end() ? it->second : ShapeInferenceFn(detail::infer_with_onnx_schema));
+    if (detail::onnx_op_has_function(op)) r.add_function_expander("", op, detail::onnx_function_expander(op));
   }
 }
 

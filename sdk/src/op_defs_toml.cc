@@ -132,17 +132,60 @@ std::vector<IoDef> parse_ios(const Ctx& c, const toml::table& op, const std::str
   return out;
 }
 
+toml::table parse_root(const Ctx& c, const std::string& text) {
+  toml::table root;
+  try {
+    root = toml::parse(text, c.origin);
+  } catch (const toml::parse_error& e) {
+    throw Error(c.origin + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  check_keys(c, root, {"op", "meta"}, "registry file");
+  return root;
+}
+
 }  // namespace
+
+std::vector<OpMeta> parse_op_meta_toml(const std::string& text, const std::string& origin) {
+  Ctx c{origin};
+  toml::table root = parse_root(c, text);
+  std::vector<OpMeta> out;
+  const toml::node* metas = root.get("meta");
+  if (!metas) return out;
+  if (!metas->is_array_of_tables()) c.fail(*metas, "'meta' must be an array of tables ([[meta]])");
+  for (auto& e : *metas->as_array()) {
+    const toml::table& t = *e.as_table();
+    const std::string where = "[[meta]]";
+    check_keys(c, t, {"ops", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable"}, where);
+    OpMeta m;
+    m.origin = origin + ":" + std::to_string(t.source().begin.line);
+    const toml::node* ops = t.get("ops");
+    if (!ops || !ops->is_array() || ops->as_array()->empty())
+      c.fail(ops ? *ops : static_cast<const toml::node&>(t), "'ops' of " + where + " must be a non-empty array of op types");
+    for (auto& o : *ops->as_array()) {
+      if (!o.is_string()) c.fail(o, "'ops' of " + where + " must be an array of strings");
+      m.op_types.push_back(**o.as_string());
+    }
+    m.domain = get_string(c, t, "domain", "", false, where);
+    if (const toml::node* s = t.get("since")) {
+      if (!s->is_integer() || **s->as_integer() < 1) c.fail(*s, "'since' of " + where + " must be an integer >= 1");
+      m.since_min = static_cast<int>(**s->as_integer());
+    }
+    try {
+      if (t.get("pattern")) m.pattern = op_pattern_from_name(get_string(c, t, "pattern", "", true, where));
+      if (t.get("fuse_flag")) m.fuse_flag = fuse_flag_from_name(get_string(c, t, "fuse_flag", "", true, where));
+    } catch (const Error& err) {
+      c.fail(t, std::string(err.what()) + " in " + where);
+    }
+    if (t.get("numerics")) m.numerics = get_string(c, t, "numerics", "", true, where);
+    if (t.get("foldable")) m.foldable = get_bool(c, t, "foldable", true, where);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
 
 std::vector<OpDef> parse_op_defs_toml(const std::string& text, const std::string& origin) {
   Ctx c{origin};
-  toml::table root;
-  try {
-    root = toml::parse(text, origin);
-  } catch (const toml::parse_error& e) {
-    throw Error(origin + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
-  check_keys(c, root, {"op"}, "registry file");
+  toml::table root = parse_root(c, text);
   std::vector<OpDef> defs;
   const toml::node* ops = root.get("op");
   if (!ops) return defs;

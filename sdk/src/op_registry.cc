@@ -85,11 +85,41 @@ std::vector<const OpDef*> OpRegistry::all() const {
   return out;
 }
 
+void OpRegistry::set_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx) {
+  if (!defs_.count(key_of(domain, op_type)))
+    throw Error("function expander for unknown op " + op_type + " (no definition registered)");
+  expanders_[key_of(domain, op_type)] = std::move(fx);
+}
+
+const FunctionExpander* OpRegistry::expander(const std::string& domain, const std::string& op_type) const {
+  auto it = expanders_.find(key_of(domain, op_type));
+  return it == expanders_.end() ? nullptr : &it->second;
+}
+
 void OpRegistry::remove_source(const std::string& source) {
+  for (auto it = expanders_.begin(); it != expanders_.end();) it = it->second.source == source ? expanders_.erase(it) : std::next(it);
   for (auto it = defs_.begin(); it != defs_.end();) {
     auto& versions = it->second;
     for (auto v = versions.begin(); v != versions.end();) v = v->second.source == source ? versions.erase(v) : std::next(v);
     it = versions.empty() ? defs_.erase(it) : std::next(it);
+  }
+}
+
+void apply_meta_to(OpDef& d, const OpMeta& m) {
+  if (d.since_version < m.since_min) return;
+  if (m.pattern) d.pattern = *m.pattern;
+  if (m.fuse_flag) d.fuse_flag = *m.fuse_flag;
+  if (m.numerics) d.numerics = *m.numerics;
+  if (m.foldable) d.foldable = *m.foldable;
+}
+
+void OpRegistry::apply_meta(const OpMeta& m) {
+  for (const std::string& op : m.op_types) {
+    auto it = defs_.find(key_of(m.domain, op));
+    if (it == defs_.end() || it->second.empty())
+      throw Error(m.origin + ": metadata for op type '" + op + "'" +
+                  (m.domain.empty() ? "" : " (domain " + m.domain + ")") + ", which no loaded registry defines");
+    for (auto& [v, d] : it->second) apply_meta_to(d, m);
   }
 }
 

@@ -57,8 +57,8 @@ class KernelHarness {
   CollectingRegistrar& registrar() { return r_; }
 
   /// Builds a one-node graph (inputs listed in `constant_inputs` become constants, the rest
-  /// graph inputs; an empty Tensor (no data) is an omitted optional input), creates the "cpu"
-  /// kernel and runs it once. Returns the outputs.
+  /// graph inputs; an empty Tensor (no data) is an omitted optional input, an OutSpec of dtype
+  /// Undefined an omitted optional output), creates the "cpu" kernel and runs it once. Returns the outputs.
   std::vector<Tensor> run(const std::string& op_type, const std::vector<Tensor>& inputs,
                           const std::vector<OutSpec>& outs, const Attributes& attrs = {},
                           int64_t opset = 13, std::set<size_t> constant_inputs = {},
@@ -77,7 +77,10 @@ class KernelHarness {
     }
     std::vector<Value*> out_vals;
     for (size_t i = 0; i < outs.size(); ++i) {
-      out_vals.push_back(g.add_value("out" + std::to_string(i), outs[i].dtype, outs[i].shape));
+      // An Undefined dtype is an omitted optional output.
+      out_vals.push_back(outs[i].dtype == DataType::Undefined
+                             ? nullptr
+                             : g.add_value("out" + std::to_string(i), outs[i].dtype, outs[i].shape));
     }
     Node* n = g.add_node(op_type, "node", in_vals, out_vals, attrs);
     const KernelDef* def = r_.kernels.find("cpu", "", op_type);
@@ -86,7 +89,7 @@ class KernelHarness {
     std::unique_ptr<Kernel> k = def->factory(ctx);
     std::vector<Tensor> in_t(inputs.begin(), inputs.end());
     std::vector<Tensor> out_t;
-    for (auto& o : outs) out_t.push_back(Tensor::allocate(o.dtype, o.shape));
+    for (auto& o : outs) out_t.push_back(o.dtype == DataType::Undefined ? Tensor() : Tensor::allocate(o.dtype, o.shape));
     KernelIO io{in_t, out_t};
     k->run(io);
     return out_t;

@@ -13,6 +13,10 @@ struct ImportOptions {
   FrontendOptions frontend;
   /// Backend whose kernels evaluate constant subgraphs at compile time (runs on the host).
   std::string host_backend = "cpu";
+  /// Backend the graph is compiled for: an op it has no kernel for is replaced by its function
+  /// body when the registry has one (FunctionExpander), else refused naming the op and node.
+  /// Empty: no kernel check (graphs only inspected, never run).
+  std::string backend = "cpu";
   /// Largest tensor (elements) evaluated at import to make shapes known (shape subgraphs).
   int64_t fold_limit_elements = 1 << 16;
 };
@@ -20,11 +24,18 @@ struct ImportOptions {
 /// Reads a model with the frontend that accepts it, then propagate_shapes and the verifier.
 std::unique_ptr<Graph> import_model(const Environment& env, const std::string& path, const ImportOptions& opts);
 
+/// What propagate_shapes did besides inferring shapes.
+struct ImportResult {
+  /// "Op-version" of each op replaced by its function body, in expansion order (nested ones too).
+  std::vector<std::string> expanded_functions;
+};
+
 /// Checks every node against its registry definition (op known at the graph's opset, input and
 /// output counts, dtypes allowed, attribute names and types) and runs shape inference in
 /// topological order, evaluating nodes whose inputs are all known (up to the fold limit) with
 /// the host backend's kernels so that Shape→Gather→Unsqueeze→Concat→Reshape chains give static
 /// shapes. Throws ge::UnsupportedError / ge::InvalidGraphError naming the node.
-void propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts);
+/// Ops without a kernel on opts.backend are expanded into their function bodies first.
+ImportResult propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts);
 
 }  // namespace ge::core

@@ -4,9 +4,15 @@
 
 namespace ge::registry {
 
-/// Parses the op-definition TOML embedded at build time (registry/ops/*.toml) with
-/// ge::parse_op_defs_toml, adds every definition, then attaches shape inference to every op
-/// type. Throws ge::Error when a file does not parse or an op type lacks shape inference.
+/// The opsets of the ai.onnx domain GE supports (models outside are refused or converted).
+inline constexpr int kMinOpset = 7;
+inline constexpr int kMaxOpset = 17;
+
+/// Defines every ai.onnx op and since_version of opsets kMinOpset..kMaxOpset from ONNX's schemas
+/// (onnx::OpSchemaRegistry), applies GE's metadata embedded at build time (registry/ops/*.toml,
+/// [[meta]] entries), attaches shape inference (ONNX's, or GE's own for the ops it keeps) and a
+/// function expander to every op with an ONNX function body. Throws ge::Error when a file does
+/// not parse or names an op ONNX does not define.
 void register_standard_ops(Registrar& r);
 
 }  // namespace ge::registry

@@ -111,6 +111,34 @@ class InferContext {
   int64_t opset_;
 };
 
+/// (ABI 1.5) Replaces a node by the body of its op's function (ONNX's FunctionProto: the op
+/// defined as a subgraph of simpler ops, onnx/docs/IR.md "Functions"). The importer expands an op
+/// this way when the target backend has no kernel for it (ONNX Runtime does the same).
+struct FunctionExpander {
+  /// True when the version of the op that a model at `opset` uses has a function body.
+  std::function<bool(int64_t opset)> has_body;
+  /// Removes `n` from its graph and adds the body's nodes reading n's inputs and writing n's
+  /// outputs (internal values get fresh names starting with n's name); returns the new nodes in
+  /// topological order, their shapes not yet inferred. The node's input dtypes and shapes must be
+  /// known (some bodies depend on them). Throws ge::UnsupportedError naming the node when the
+  /// body cannot be built for these inputs, leaving the graph unchanged.
+  std::function<std::vector<Node*>(Node& n, int64_t opset)> expand;
+  std::string source;  ///< registering plugin (filled by the host)
+};
+
+/// GE's metadata for op types defined elsewhere (ONNX's schemas): what ONNX does not say. Every
+/// field left unset keeps the definition's value. Format: registry/README.md, `[[meta]]`.
+struct OpMeta {
+  std::string domain;                 ///< "" = ai.onnx
+  std::vector<std::string> op_types;  ///< the op types this entry applies to
+  int since_min = 0;                  ///< applies to definitions with since_version >= this
+  std::optional<OpPattern> pattern;
+  std::optional<FuseFlag> fuse_flag;
+  std::optional<std::string> numerics;
+  std::optional<bool> foldable;
+  std::string origin;                 ///< "file:line" for errors
+};
+
 /// All op definitions known to one environment.
 class OpRegistry {
  public:
@@ -130,15 +158,28 @@ class OpRegistry {
   std::vector<const OpDef*> all() const;
   /// Removes every definition registered by `source` (rolls back a failed plugin).
   void remove_source(const std::string& source);
+  /// (ABI 1.5) The function expander of an op type (any version), or null.
+  void set_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx);
+  const FunctionExpander* expander(const std::string& domain, const std::string& op_type) const;
+  /// (ABI 1.5) Applies `meta` to every definition of its op types; throws ge::Error naming
+  /// meta.origin when an op type has no definition (a typo in registry data is an error).
+  void apply_meta(const OpMeta& meta);
 
  private:
   // key: domain + "::" + op_type → definitions by since_version
   std::map<std::string, std::map<int, OpDef>> defs_;
+  std::map<std::string, FunctionExpander> expanders_;
 };
 
 /// Parses op definitions from TOML text (format: registry/README.md). `origin` names the file
-/// in errors. Throws ge::Error naming the file, the key and the line on a bad entry.
+/// in errors. Throws ge::Error naming the file, the key and the line on a bad entry. A file may
+/// also hold `[[meta]]` entries, which this function skips (see parse_op_meta_toml).
 std::vector<OpDef> parse_op_defs_toml(const std::string& text, const std::string& origin);
+/// (ABI 1.5) The `[[meta]]` entries of a registry file (registry/README.md), checked like
+/// parse_op_defs_toml's.
+std::vector<OpMeta> parse_op_meta_toml(const std::string& text, const std::string& origin);
+/// Applies `m` to one definition when its since_version is in range (no op-type check).
+void apply_meta_to(OpDef& def, const OpMeta& m);
 
 /// Numpy-style broadcast of two shapes (ONNX docs/Broadcasting.md); throws
 /// ge::InvalidGraphError naming `what` when incompatible.

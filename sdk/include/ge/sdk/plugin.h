@@ -29,8 +29,10 @@
 /// 1.4: Format gained NC1HWC0_C04 and FRACTAL_Z_C04 (types.h) — a plugin asking for them needs a
 /// host whose SDK library knows their storage sizes; SimulatedNode and DeviceSimulation
 /// (device_sim.h) gained bound_us — the host refuses a device simulator built before 1.4.
+/// 1.5: op metadata as data (OpMeta, OpRegistry::apply_meta, parse_op_meta_toml in op_registry.h);
+/// function bodies (FunctionExpander, Registrar::add_function_expander).
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 4
+#define GE_SDK_ABI_MINOR 5
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -82,6 +84,12 @@ class Registrar {
   /// second one throws ge::Error. The default implementation ignores it. (ABI 1.4) The host
   /// refuses it from a plugin built before 1.4: DeviceSimulation and SimulatedNode gained bound_us.
   virtual void add_device_simulator(const std::string& backend, DeviceSimulatorFn fn) { (void)backend, (void)fn; }
+  /// (ABI 1.5) How to replace a node of `op_type` by its function body (op_registry.h); the
+  /// importer uses it when the target backend has no kernel for the op. One per op type; the
+  /// op must be defined. The default implementation ignores it.
+  virtual void add_function_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx) {
+    (void)domain, (void)op_type, (void)fx;
+  }
 };
 
 }  // namespace ge

@@ -1,0 +1,215 @@
+// plugins/cpu_backend/vecmath.cc — the AVX-512 and scalar bodies of vecmath.h.
+//
+// exp and log are the Cephes single-precision algorithms (S. Moshier, Cephes Math Library,
+// expf.c / logf.c: Cody-Waite range reduction and minimax polynomials, ~1 ulp), with AVX-512's
+// scalef/getexp/getmant doing the exponent work. tanh: Cephes tanhf (polynomial below 0.625,
+// 1 - 2/(exp(2|x|)+1) above). erf: its Maclaurin series (Abramowitz & Stegun 7.1.5) below 0.5,
+// where 8 terms reach 1e-11, and above it 1 - erfc with the Chebyshev-fitted erfc of Numerical
+// Recipes (2nd ed., §6.2, erfcc: fractional error < 1.2e-7 everywhere).
+#include "vecmath.h"
+
+#include <immintrin.h>
+
+#include <cmath>
+
+#include "ge/sdk/tensor.h"
+
+// GCC 12 reports its own _mm512_undefined_ps() in the masked intrinsics as maybe-uninitialized
+// (a false positive); returning __m512 from the target-attributed helpers is not an ABI
+// boundary since they are inlined into the AVX-512 loops.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#define GE_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+
+namespace ge::cpu::vec {
+namespace {
+
+// Cephes expf / logf constants.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr float kExpP[] = {1.9875691500E-4f, 1.3981999507E-3f, 8.3334519073E-3f,
+                           4.1665795894E-2f, 1.6666665459E-1f, 5.0000001201E-1f};
+constexpr float kLogP[] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                           -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                           2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+constexpr float kTanhP[] = {-5.70498872745E-3f, 2.06390887954E-2f, -5.37397155531E-2f, 1.33314422036E-1f,
+                            -3.33332819422E-1f};
+// erf(x) = 2/sqrt(pi) * sum_k (-1)^k x^(2k+1) / (k! (2k+1)), k = 0..7.
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;
+constexpr float kErfTaylor[] = {
+    static_cast<float>(-kTwoOverSqrtPi / 75600), static_cast<float>(kTwoOverSqrtPi / 9360),
+    static_cast<float>(-kTwoOverSqrtPi / 1320),  static_cast<float>(kTwoOverSqrtPi / 216),
+    static_cast<float>(-kTwoOverSqrtPi / 42),    static_cast<float>(kTwoOverSqrtPi / 10),
+    static_cast<float>(-kTwoOverSqrtPi / 3),     static_cast<float>(kTwoOverSqrtPi)};
+// Numerical Recipes erfcc: erfc(z) = t exp(-z^2 + P(t)), t = 1 / (1 + z/2); P's coefficients
+// from the highest power down.
+constexpr float kErfcP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                            -0.18628806f, 0.09678418f, 0.37409196f, 1.00002368f, -1.26551223f};
+
+GE_AVX512 inline __m512 v(float c) { return _mm512_set1_ps(c); }
+
+template <size_t N>
+GE_AVX512 inline __m512 horner(__m512 x, const float (&c)[N]) {
+  __m512 p = v(c[0]);
+  for (size_t i = 1; i < N; ++i) p = _mm512_fmadd_ps(p, x, v(c[i]));
+  return p;
+}
+
+GE_AVX512 inline __m512 exp16(__m512 x) {
+  // Clamp so that n stays finite; beyond it scalef over/underflows to inf/0 as exp does. The
+  // clamp constant is the first operand so that a NaN x passes through (maxps returns the
+  // second operand on NaN).
+  x = _mm512_min_ps(v(100.f), _mm512_max_ps(v(-110.f), x));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, v(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, v(kLn2Hi), x);
+  r = _mm512_fnmadd_ps(n, v(kLn2Lo), r);
+  const __m512 p = horner(r, kExpP);
+  const __m512 y = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, v(1.f)));
+  return _mm512_scalef_ps(y, n);
+}
+
+GE_AVX512 inline __m512 log16(__m512 x) {
+  __m512 e = _mm512_getexp_ps(x);
+  __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);  // x = m 2^e, m in [1, 2)
+  const __mmask16 big = _mm512_cmp_ps_mask(m, v(1.41421356237f), _CMP_GT_OQ);
+  m = _mm512_mask_mul_ps(m, big, m, v(0.5f));
+  e = _mm512_mask_add_ps(e, big, e, v(1.f));
+  const __m512 f = _mm512_sub_ps(m, v(1.f));
+  const __m512 z = _mm512_mul_ps(f, f);
+  __m512 y = _mm512_mul_ps(_mm512_mul_ps(horner(f, kLogP), f), z);
+  y = _mm512_fmadd_ps(e, v(kLn2Lo), y);
+  y = _mm512_fnmadd_ps(z, v(0.5f), y);
+  __m512 r = _mm512_add_ps(f, y);
+  r = _mm512_fmadd_ps(e, v(kLn2Hi), r);
+  // log(+inf) = inf, log(0) = -inf, log(x < 0) = NaN, log(NaN) = NaN.
+  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, v(INFINITY), _CMP_EQ_OQ), v(INFINITY));
+  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, v(0.f), _CMP_EQ_OQ), v(-INFINITY));
+  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, v(0.f), _CMP_LT_OQ), v(NAN));
+  return _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x);
+}
+
+GE_AVX512 inline __m512 sigmoid16(__m512 x) {
+  return _mm512_div_ps(v(1.f), _mm512_add_ps(v(1.f), exp16(_mm512_sub_ps(v(0.f), x))));
+}
+
+GE_AVX512 inline __m512 abs16(__m512 x) { return _mm512_andnot_ps(v(-0.f), x); }
+GE_AVX512 inline __m512 with_sign_of(__m512 mag, __m512 x) {
+  return _mm512_or_ps(mag, _mm512_and_ps(x, v(-0.f)));
+}
+
+GE_AVX512 inline __m512 tanh16(__m512 x) {
+  const __m512 a = abs16(x);
+  const __m512 z = _mm512_mul_ps(x, x);
+  // x + x^3 P(x^2), given x's sign so that tanh(-0) = -0.
+  const __m512 small = with_sign_of(abs16(_mm512_fmadd_ps(_mm512_mul_ps(horner(z, kTanhP), z), x, x)), x);
+  const __m512 e = exp16(_mm512_add_ps(a, a));
+  const __m512 large = with_sign_of(_mm512_sub_ps(v(1.f), _mm512_div_ps(v(2.f), _mm512_add_ps(e, v(1.f)))), x);
+  return _mm512_mask_mov_ps(large, _mm512_cmp_ps_mask(a, v(0.625f), _CMP_LT_OQ), small);
+}
+
+GE_AVX512 inline __m512 erf16(__m512 x) {
+  const __m512 a = abs16(x);
+  const __m512 z = _mm512_mul_ps(x, x);
+  const __m512 small = _mm512_mul_ps(horner(z, kErfTaylor), x);
+  // t = 1 / (1 + a/2) by rcp14 and one Newton step (relative error ~2^-28, cheaper than a
+  // divide); a is clamped at 10, where erfc is already below the smallest float, so that the
+  // step never sees an infinite denominator (a NaN passes the clamp: minps returns it).
+  const __m512 d = _mm512_fmadd_ps(_mm512_min_ps(v(10.f), a), v(0.5f), v(1.f));
+  const __m512 r0 = _mm512_rcp14_ps(d);
+  const __m512 t = _mm512_mul_ps(r0, _mm512_fnmadd_ps(d, r0, v(2.f)));
+  const __m512 erfc = _mm512_mul_ps(t, exp16(_mm512_sub_ps(horner(t, kErfcP), z)));
+  const __m512 large = with_sign_of(_mm512_sub_ps(v(1.f), erfc), x);
+  return _mm512_mask_mov_ps(large, _mm512_cmp_ps_mask(a, v(0.5f), _CMP_LT_OQ), small);
+}
+
+// One loop per function (not a template over a lambda: a lambda cannot carry the target
+// attribute through its function-pointer conversion). Tails use a masked load and store.
+#define GE_MAP16(name, f16)                                                          \
+  GE_AVX512 void name(const float* x, float* y, int64_t n) {                         \
+    int64_t i = 0;                                                                   \
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, f16(_mm512_loadu_ps(x + i))); \
+    if (i < n) {                                                                     \
+      const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);              \
+      _mm512_mask_storeu_ps(y + i, m, f16(_mm512_maskz_loadu_ps(m, x + i)));         \
+    }                                                                                \
+  }
+GE_MAP16(exp_avx512, exp16)
+GE_MAP16(log_avx512, log16)
+GE_MAP16(sigmoid_avx512, sigmoid16)
+GE_MAP16(tanh_avx512, tanh16)
+GE_MAP16(erf_avx512, erf16)
+#undef GE_MAP16
+
+GE_AVX512 void half_to_float_avx512(const uint16_t* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
+  for (; i < n; ++i) y[i] = ge::half_to_float(x[i]);
+}
+GE_AVX512 void float_to_half_avx512(const float* x, uint16_t* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i),
+                        _mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  for (; i < n; ++i) y[i] = ge::float_to_half(x[i]);
+}
+
+GE_AVX512 void select32_avx512(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy,
+                               uint32_t* o, int64_t n) {
+  const __m512i xs = _mm512_set1_epi32(static_cast<int>(x[0])), ys = _mm512_set1_epi32(static_cast<int>(y[0]));
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __mmask16 m = _mm_test_epi8_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + i)), _mm_set1_epi8(1));
+    const __m512i xv = sx ? _mm512_loadu_si512(x + i) : xs;
+    const __m512i yv = sy ? _mm512_loadu_si512(y + i) : ys;
+    _mm512_storeu_si512(o + i, _mm512_mask_blend_epi32(m, yv, xv));
+  }
+  for (; i < n; ++i) o[i] = c[i] ? x[i * sx] : y[i * sy];
+}
+
+// F, DQ, BW and VL together: every AVX-512 server core since Skylake-SP has them.
+const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                     __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+
+}  // namespace
+
+bool has_avx512() { return kAvx512; }
+
+void exp(const float* x, float* y, int64_t n) {
+  if (kAvx512) return exp_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+}
+void log(const float* x, float* y, int64_t n) {
+  if (kAvx512) return log_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = std::log(x[i]);
+}
+void sigmoid(const float* x, float* y, int64_t n) {
+  if (kAvx512) return sigmoid_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = 1.f / (1.f + std::exp(-x[i]));
+}
+void tanh(const float* x, float* y, int64_t n) {
+  if (kAvx512) return tanh_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+}
+void erf(const float* x, float* y, int64_t n) {
+  if (kAvx512) return erf_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+}
+
+bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n) {
+  if (!kAvx512) return false;
+  select32_avx512(c, x, sx, y, sy, o, n);
+  return true;
+}
+
+void half_to_float(const uint16_t* x, float* y, int64_t n) {
+  if (kAvx512) return half_to_float_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = ge::half_to_float(x[i]);
+}
+void float_to_half(const float* x, uint16_t* y, int64_t n) {
+  if (kAvx512) return float_to_half_avx512(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = ge::float_to_half(x[i]);
+}
+
+}  // namespace ge::cpu::vec

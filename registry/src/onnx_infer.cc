@@ -1,0 +1,104 @@
+// registry/src/onnx_infer.cc — shape and type inference of ai.onnx ops by ONNX's own functions:
+// an adapter from a GE node to onnx::InferenceContext (ONNX Runtime does the same in
+// onnxruntime/core/graph/graph.cc, InferenceContextImpl). Constant inputs are visible to the
+// inference function (getInputData), so Reshape/Expand/ConstantOfShape/Range/Tile with folded
+// shape inputs infer static shapes.
+#include <unordered_map>
+
+#include "ge/sdk/error.h"
+#include "infer_util.h"
+#include "onnx_proto.h"
+
+namespace ge::registry::detail {
+namespace {
+
+/// Constant inputs larger than this are not converted for the inference function: shape inputs
+/// are small, and copying every weight tensor into a TensorProto would cost import time.
+constexpr int64_t kMaxDataElements = 1 << 16;
+
+class NodeInferenceContext final : public onnx::InferenceContext {
+ public:
+  NodeInferenceContext(const Node& n, const onnx::OpSchema& schema) : n_(n) {
+    for (auto& [name, v] : n.attrs.all()) {
+      auto it = schema.attributes().find(name);
+      const auto type = it != schema.attributes().end() ? it->second.type : onnx::AttributeProto::UNDEFINED;
+      attrs_.emplace(name, attr_to_proto(name, v, type));
+    }
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      const Value* v = n.input(i);
+      in_types_.push_back(v ? tensor_type_proto(v->dtype, v->shape) : onnx::TypeProto());
+      if (v && v->data && v->data->numel() <= kMaxDataElements && v->dtype != DataType::String)
+        in_data_.push_back(std::make_unique<onnx::TensorProto>(tensor_to_proto(*v->data, v->name())));
+      else
+        in_data_.push_back(nullptr);
+    }
+    out_types_.resize(n.num_outputs());
+  }
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    auto it = attrs_.find(name);
+    return it == attrs_.end() ? nullptr : &it->second;
+  }
+  size_t getNumInputs() const override { return n_.num_inputs(); }
+  const onnx::TypeProto* getInputType(size_t i) const override {
+    return i < in_types_.size() && n_.input(i) ? &in_types_[i] : nullptr;
+  }
+  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data_.size() ? in_data_[i].get() : nullptr; }
+  size_t getNumOutputs() const override { return n_.num_outputs(); }
+  onnx::TypeProto* getOutputType(size_t i) override { return &out_types_.at(i); }
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override { return nullptr; }
+  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+
+  const onnx::TypeProto& output_type(size_t i) const { return out_types_[i]; }
+
+ private:
+  const Node& n_;
+  std::unordered_map<std::string, onnx::AttributeProto> attrs_;
+  std::vector<onnx::TypeProto> in_types_;
+  std::vector<std::unique_ptr<onnx::TensorProto>> in_data_;
+  std::vector<onnx::TypeProto> out_types_;
+};
+
+}  // namespace
+
+void infer_with_onnx_schema(InferContext& ctx) {
+  const Node& n = ctx.node();
+  const onnx::OpSchema* s = schema_for(n.domain(), n.op_type(), ctx.opset());
+  if (!s) ctx.fail("ONNX has no schema of " + n.op_type() + " at opset " + std::to_string(ctx.opset()));
+  if (s->Deprecated())
+    ctx.fail(n.op_type() + " is deprecated since opset " + std::to_string(s->since_version()) +
+             " (onnx/docs/Changelog.md); the model at opset " + std::to_string(ctx.opset()) + " may not use it");
+  NodeInferenceContext ic(n, *s);
+  try {
+    s->CheckInputOutputType(ic);
+    if (s->has_type_and_shape_inference_function()) s->GetTypeAndShapeInferenceFunction()(ic);
+  } catch (const std::exception& e) {
+    ctx.fail(std::string("ONNX shape inference: ") + e.what());
+  }
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    const Value* o = n.output(i);
+    if (!o) continue;
+    const onnx::TypeProto& t = ic.output_type(i);
+    if (t.value_case() != onnx::TypeProto::kTensorType && t.value_case() != onnx::TypeProto::VALUE_NOT_SET)
+      ctx.unsupported("output '" + o->name() + "' is not a tensor (sequence, optional and map types are not supported)");
+    const DataType dt = static_cast<DataType>(t.tensor_type().elem_type());
+    if (dt == DataType::Undefined)
+      throw UnknownValueError(n.describe() + ": ONNX's inference leaves the element type of output '" + o->name() +
+                              "' unknown");
+    if (dtype_size(dt) == 0) ctx.unsupported("output '" + o->name() + "' is a string tensor; strings are not supported");
+    if (!t.tensor_type().has_shape())
+      throw UnknownValueError(n.describe() + ": the shape of output '" + o->name() +
+                              "' depends on values known only at run time");
+    std::vector<int64_t> dims;
+    for (const auto& d : t.tensor_type().shape().dim()) {
+      if (!d.has_dim_value())
+        throw UnknownValueError(n.describe() + ": dimension " + std::to_string(dims.size()) + " of output '" +
+                                o->name() + "' depends on values known only at run time");
+      if (d.dim_value() < 0) ctx.fail("ONNX's inference gives output '" + o->name() + "' a negative dimension");
+      dims.push_back(d.dim_value());
+    }
+    ctx.set_output(i, dt, Shape(std::move(dims)));
+  }
+}
+
+}  // namespace ge::registry::detail
