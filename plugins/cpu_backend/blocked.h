@@ -48,6 +48,9 @@ bool pool_supports_blocked(const Node& node, int64_t opset);
 bool elementwise_supports_blocked(const Node& node);
 /// Concat along the channel axis of rank-4 inputs whose channel counts are multiples of C0.
 bool concat_supports_blocked(const Node& node);
+/// Pad of a float32 NCHW tensor on H and W only with constant pads (tensor_pad.cc).
+bool pad_supports_blocked(const Node& node, int64_t opset);
+std::unique_ptr<Kernel> make_blocked_pad(const KernelBuildContext& ctx);
 /// Resize / Upsample of a 4-D float32 tensor over H and W (N, C unchanged, constant scales or
 /// sizes, not tf_crop_and_resize / tf_half_pixel_for_nn, which move channels at scale 1).
 bool resize_supports_blocked(const Node& node, int64_t opset);

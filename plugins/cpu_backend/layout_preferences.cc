@@ -9,7 +9,7 @@
 // the layout pass converts it at compile time and the kernel uses a plan's weights in place.
 // Runtime (non-constant) weights stay plain: no weight TransData ever runs.
 // Layout-agnostic (`follows`): pools, Resize over H and W, ConvTranspose, elementwise ops with f(0) = 0, channel
-// Concat of multiples of 16 channels — they run blocked only where that removes conversions.
+// Concat of multiples of 16 channels, Pad on H and W — they run blocked only where that removes conversions.
 #include <string>
 #include <unordered_set>
 
@@ -58,6 +58,10 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
     f.inputs.assign(n.num_inputs(), Format::NC1HWC0);
     return f;
   }
+  if (pad_supports_blocked(n, opset)) {
+    f.inputs[0] = Format::NC1HWC0;
+    return f;
+  }
   return std::nullopt;
 }
 
@@ -83,6 +87,7 @@ class BlockedRouting : public Registrar {
     KernelFactory blocked;
     if (def.domain.empty() && elementwise.count(def.op_type)) blocked = make_blocked_elementwise;
     if (def.domain.empty() && def.op_type == "Concat") blocked = make_blocked_concat;
+    if (def.domain.empty() && def.op_type == "Pad") blocked = make_blocked_pad;
     if (blocked) {
       def.factory = [plain = std::move(def.factory), blocked](const KernelBuildContext& ctx) {
         return is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0)) ? blocked(ctx) : plain(ctx);

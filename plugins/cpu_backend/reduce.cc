@@ -1,222 +1,287 @@
-// plugins/cpu_backend/reduce.cc — ONNX ReduceMean, Softmax and LogSoftmax.
+// plugins/cpu_backend/reduce.cc — the ONNX Reduce* family (onnx/docs/Operators.md#ReduceSum
+// and siblings): ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
+// ReduceLogSum, ReduceLogSumExp, ReduceSumSquare, for every numeric dtype.
 //
-// ReduceMean (onnx/docs/Operators.md#ReduceMean): mean over `axes` (all axes when absent),
-// keepdims (default 1) keeps reduced axes as extent 1. Opset < 18 takes axes as an attribute;
-// opset 18 as an optional input (accepted when constant), with noop_with_empty_axes.
+// Axes: an attribute, or input 1 for ReduceSum from opset 13 and for every op from opset 18
+// (read at run time when not constant), with noop_with_empty_axes (empty axes: identity when
+// set, else reduce everything). keepdims (default 1) keeps reduced axes as extent 1. A
+// reduction over an empty set gives the op's identity as ONNX's reference does: 0 for the
+// sums, 1 for Prod, -inf/+inf (lowest/highest integer) for Max/Min, log(0) = -inf for
+// LogSum/LogSumExp, and 0/0 = NaN for Mean.
 //
-// Softmax / LogSoftmax (Operators.md#Softmax, Changelog Softmax-1/11 vs -13):
-//  opset < 13: the input is coerced to 2-D [prod(dims[:axis]), prod(dims[axis:])] (axis default
-//              1) and each row is normalized;
-//  opset >= 13: normalized along the single axis `axis` (default -1).
-// Both are the view [outer, n, inner] normalized over n. Numerically stable: exp(x - max).
+// Input axes are merged into alternating runs of kept and reduced axes. float32 Sum/Mean of
+// the form [outer, reduced, inner] runs on the vectorized loops (simd::); everything else walks,
+// for each output element, its reduced elements, accumulating in double (floats) or 64-bit
+// integers (integer results wrap like the type's own arithmetic).
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "cpu_backend.h"
 #include "kernels.h"
+#include "tensor_common.h"
 
 namespace ge::cpu {
 namespace {
 
-class ReduceMeanKernel : public CpuKernel {
- public:
-  explicit ReduceMeanKernel(const KernelBuildContext& ctx) : CpuKernel(ctx) {
-    const std::string where = " in " + who(ctx);
-    require_f32(ctx, {0});
-    require_plain(ctx);
-    const Shape& xs = ctx.input_shape(0);
-    const int64_t rank = static_cast<int64_t>(xs.rank());
-    const Attributes& at = ctx.node.attrs;
-    const bool keepdims = at.get_int("keepdims", 1) != 0;
-    std::vector<int64_t> axes;
-    bool noop = false;
-    if (ctx.opset >= 18) {
-      if (ctx.has_input(1)) {
-        const Tensor* t = ctx.input_data(1);
-        if (!t) throw UnsupportedError("ReduceMean: non-constant axes input not supported" + where);
-        axes = t->to_int64_vector();
-      }
-      noop = axes.empty() && at.get_int("noop_with_empty_axes", 0) != 0;
-    } else {
-      axes = at.get_ints("axes");
-    }
-    std::vector<bool> red(rank, axes.empty() && !noop);
-    for (int64_t a : axes) {
-      int64_t n = normalize_axis(a, rank, "ReduceMean axes" + where);
-      if (red[n]) throw InvalidGraphError("ReduceMean: axis " + std::to_string(a) + " repeated" + where);
-      red[n] = true;
-    }
-    Shape ys;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (!red[i]) ys.dims().push_back(xs[i]);
-      else if (keepdims) ys.dims().push_back(1);
-    }
-    if (ys != ctx.output_shape(0))
-      throw InvalidGraphError("ReduceMean: output shape " + ctx.output_shape(0).str() + " differs from computed " + ys.str() + where);
-    in_numel_ = xs.numel();
-    out_numel_ = ys.numel();
-    // Merge adjacent axes of the same kind and drop extent-1 axes: [(extent, reduced)...].
-    for (int64_t i = 0; i < rank; ++i) {
-      if (xs[i] == 1) continue;
-      if (!groups_.empty() && groups_.back().second == red[i]) groups_.back().first *= xs[i];
-      else groups_.push_back({xs[i], red[i]});
-    }
-  }
+enum class Red { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
 
-  void run(KernelIO& io) override {
-    ThreadScope threads(threads_);
-    const float* x = io.inputs[0].data_as<float>();
-    float* y = io.outputs[0].data_as<float>();
-    if (out_numel_ == 0) return;
-    const float scale = in_numel_ == 0 ? std::numeric_limits<float>::quiet_NaN()
-                                       : static_cast<float>(out_numel_) / static_cast<float>(in_numel_);
-    // Fast forms [O, R, I] (each of O, R, I possibly absent).
-    int64_t O = 1, R = 1, I = 1;
-    size_t g = 0;
-    if (g < groups_.size() && !groups_[g].second) O = groups_[g++].first;
-    if (g < groups_.size() && groups_[g].second) R = groups_[g++].first;
-    if (g < groups_.size() && !groups_[g].second) I = groups_[g++].first;
-    if (g == groups_.size()) {
-      parallel_for(O, [&](int64_t o) {
-        const float* xo = x + o * R * I;
-        float* yo = y + o * I;
-        if (I == 1) {
-          yo[0] = simd::sum(xo, R) * scale;
-        } else {
-          simd::fill(yo, 0.0f, I);
-          for (int64_t r = 0; r < R; ++r) simd::add(yo, xo + r * I, I);
-          simd::scale(yo, scale, I);
-        }
-      });
-      return;
-    }
-    // General interleaving: walk the input once with an odometer over the merged groups,
-    // accumulating into the output position (reduced groups have output stride 0). Serial.
-    std::vector<double> acc(out_numel_, 0.0);
-    const size_t G = groups_.size();
-    std::vector<int64_t> ostride(G, 0), idx(G, 0);
-    int64_t s = 1;
-    for (size_t k = G; k-- > 0;)
-      if (!groups_[k].second) {
-        ostride[k] = s;
-        s *= groups_[k].first;
-      }
-    const int64_t inner = groups_.back().first, inner_stride = ostride.back();
-    int64_t off = 0;
-    for (int64_t base = 0; base < in_numel_; base += inner) {
-      for (int64_t i = 0; i < inner; ++i) acc[off + i * inner_stride] += x[base + i];
-      for (size_t k = G - 1; k-- > 0;) {  // advance the outer groups
-        off += ostride[k];
-        if (++idx[k] < groups_[k].first) break;
-        off -= ostride[k] * groups_[k].first;
-        idx[k] = 0;
-      }
-    }
-    for (int64_t i = 0; i < out_numel_; ++i) y[i] = static_cast<float>(acc[i] * scale);
-  }
-  std::string impl_name() const override { return "cpu:reduce_mean"; }
-
- private:
-  int64_t in_numel_ = 0, out_numel_ = 0;
-  std::vector<std::pair<int64_t, bool>> groups_;
+/// Kept and reduced axes after merging; offsets in elements of the contiguous input.
+struct ReducePlan {
+  std::vector<int64_t> kept_dims, kept_strides, red_dims, red_strides;
+  int64_t red_count = 1;
+  bool noop = false;  // noop_with_empty_axes with empty axes: a copy
+  // [O, R, I] form when the input is kept-reduced-kept (each possibly absent).
+  bool ori = false;
+  int64_t O = 1, R = 1, I = 1;
 };
 
-class SoftmaxKernel : public CpuKernel {
- public:
-  SoftmaxKernel(const KernelBuildContext& ctx, bool log) : CpuKernel(ctx), log_(log) {
-    const std::string op = ctx.node.op_type(), where = " in " + who(ctx);
-    require_f32(ctx, {0});
-    require_plain(ctx);
-    const Shape& xs = ctx.input_shape(0);
-    const int64_t rank = static_cast<int64_t>(xs.rank());
-    if (ctx.output_shape(0) != xs)
-      throw InvalidGraphError(op + ": output shape " + ctx.output_shape(0).str() + " differs from input " + xs.str() + where);
-    if (rank == 0) throw InvalidGraphError(op + ": scalar input" + where);
-    const bool v13 = ctx.opset >= 13;
-    const int64_t axis = normalize_axis(ctx.node.attrs.get_int("axis", v13 ? -1 : 1), rank, op + " axis" + where);
-    outer_ = 1;
-    n_ = 1;
-    inner_ = 1;
-    for (int64_t i = 0; i < axis; ++i) outer_ *= xs[i];
-    if (v13) {
-      n_ = xs[axis];
-      for (int64_t i = axis + 1; i < rank; ++i) inner_ *= xs[i];
+ReducePlan reduce_plan(const Shape& xs, const Shape& ys, const std::vector<int64_t>& axes, bool noop_empty,
+                       bool keepdims, const std::string& who) {
+  ReducePlan p;
+  const auto rank = static_cast<int64_t>(xs.rank());
+  if (axes.empty() && noop_empty) {
+    p.noop = true;
+    if (ys != xs) throw InvalidGraphError(who + ": noop reduction but the output is " + ys.str());
+    return p;
+  }
+  std::vector<bool> red(static_cast<size_t>(rank), axes.empty());
+  for (int64_t a : axes) {
+    const int64_t n = normalize_axis(a, rank, who + " axes");
+    if (red[static_cast<size_t>(n)]) throw InvalidGraphError(who + ": axis " + std::to_string(a) + " repeated");
+    red[static_cast<size_t>(n)] = true;
+  }
+  std::vector<int64_t> want;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!red[static_cast<size_t>(i)]) want.push_back(xs[static_cast<size_t>(i)]);
+    else if (keepdims) want.push_back(1);
+  }
+  if (Shape(want) != ys) {
+    throw InvalidGraphError(who + ": reduction gives " + Shape(want).str() + " but the output is " + ys.str());
+  }
+  const std::vector<int64_t> st = contiguous_strides(xs);
+  // Runs of one kind, extent-1 axes dropped; kinds[k] says whether run k is reduced.
+  std::vector<std::pair<int64_t, bool>> runs;
+  std::vector<int64_t> run_stride;
+  for (int64_t i = 0; i < rank; ++i) {
+    const auto u = static_cast<size_t>(i);
+    if (xs[u] == 1) continue;
+    if (!runs.empty() && runs.back().second == red[u]) {
+      runs.back().first *= xs[u];
+      run_stride.back() = st[u];
     } else {
-      for (int64_t i = axis; i < rank; ++i) n_ *= xs[i];
+      runs.push_back({xs[u], red[u]});
+      run_stride.push_back(st[u]);
     }
   }
+  for (size_t k = 0; k < runs.size(); ++k) {
+    (runs[k].second ? p.red_dims : p.kept_dims).push_back(runs[k].first);
+    (runs[k].second ? p.red_strides : p.kept_strides).push_back(run_stride[k]);
+    if (runs[k].second) p.red_count *= runs[k].first;
+  }
+  size_t g = 0;
+  if (g < runs.size() && !runs[g].second) p.O = runs[g++].first;
+  if (g < runs.size() && runs[g].second) p.R = runs[g++].first;
+  if (g < runs.size() && !runs[g].second) p.I = runs[g++].first;
+  p.ori = g == runs.size();
+  if (xs.numel() == 0) p.ori = false;  // zero-size: the general walk yields the identities
+  if (xs.numel() == 0) p.red_count = 0;
+  return p;
+}
+
+template <class T> struct ReduceAcc {
+  using type = std::conditional_t<std::is_floating_point_v<typename arith::Num<T>::acc>, double,
+                                  std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
+};
+
+template <class T, Red kRed>
+class ReduceKernel final : public CpuKernel {
+ public:
+  ReduceKernel(const KernelBuildContext& ctx, std::optional<ReducePlan> plan, bool noop_empty, bool keepdims)
+      : CpuKernel(ctx), plan_(std::move(plan)), xs_(ctx.input_shape(0)), ys_(ctx.output_shape(0)),
+        noop_empty_(noop_empty), keepdims_(keepdims), who_(ctx.node.describe()) {}
 
   void run(KernelIO& io) override {
     ThreadScope threads(threads_);
-    const float* x = io.inputs[0].data_as<float>();
-    float* y = io.outputs[0].data_as<float>();
-    const int64_t n = n_, inner = inner_;
-    const bool log = log_;
-    if (n == 0 || inner == 0) return;
-    if (inner == 1) {
-      parallel_for(outer_, [&](int64_t o) {
-        const float* xr = x + o * n;
-        float* yr = y + o * n;
-        const float m = simd::max(xr, n);
-        if (log) {
-          const float lse = m + std::log(simd::exp_shifted(nullptr, xr, m, n));
-          for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] - lse;
-        } else {
-          simd::scale(yr, 1.0f / simd::exp_shifted(yr, xr, m, n), n);
-        }
-      });
+    std::optional<ReducePlan> run_plan;
+    const ReducePlan* p = plan_ ? &*plan_ : nullptr;
+    if (!p) {
+      std::vector<int64_t> axes;
+      if (has_io_input(io, 1)) axes = io.inputs[1].to_int64_vector();
+      run_plan = reduce_plan(xs_, ys_, axes, noop_empty_, keepdims_, who_);
+      p = &*run_plan;
+    }
+    const T* x = io.inputs[0].data_as<T>();
+    T* y = io.outputs[0].data_as<T>();
+    if (p->noop) {
+      if (x != y) std::copy_n(x, xs_.numel(), y);
       return;
     }
-    // Strided axis: work on whole rows of `inner` lanes at once (contiguous, vectorizable).
-    parallel_for(outer_, [&](int64_t o) {
-      const float* xo = x + o * n * inner;
-      float* yo = y + o * n * inner;
-      std::vector<float> m(xo, xo + inner), sum(inner, 0.0f);
-      for (int64_t k = 1; k < n; ++k)
-        for (int64_t i = 0; i < inner; ++i) m[i] = xo[k * inner + i] > m[i] ? xo[k * inner + i] : m[i];
-      for (int64_t k = 0; k < n; ++k)
-        for (int64_t i = 0; i < inner; ++i) {
-          const float e = std::exp(xo[k * inner + i] - m[i]);
-          if (!log) yo[k * inner + i] = e;
-          sum[i] += e;
-        }
-      if (log) {
-        for (int64_t i = 0; i < inner; ++i) m[i] += std::log(sum[i]);
-        for (int64_t k = 0; k < n; ++k)
-          for (int64_t i = 0; i < inner; ++i) yo[k * inner + i] = xo[k * inner + i] - m[i];
+    if constexpr (std::is_same_v<T, float> && (kRed == Red::Sum || kRed == Red::Mean)) {
+      if (p->ori) return run_ori(*p, x, y);
+    }
+    run_general(*p, x, y);
+  }
+  std::string impl_name() const override { return "cpu:reduce"; }
+
+ private:
+  using N = arith::Num<T>;
+  using A = typename ReduceAcc<T>::type;
+
+  /// float32 Sum/Mean over [O, R, I] with the vector loops.
+  void run_ori(const ReducePlan& p, const float* x, float* y) const {
+    const int64_t R = p.R, I = p.I;
+    const float scale = kRed == Red::Mean ? 1.0f / static_cast<float>(R) : 1.0f;
+    parallel_for(p.O, [&](int64_t o) {
+      const float* xo = x + o * R * I;
+      float* yo = y + o * I;
+      if (I == 1) {
+        yo[0] = simd::sum(xo, R) * scale;
       } else {
-        for (int64_t i = 0; i < inner; ++i) sum[i] = 1.0f / sum[i];
-        for (int64_t k = 0; k < n; ++k)
-          for (int64_t i = 0; i < inner; ++i) yo[k * inner + i] *= sum[i];
+        simd::fill(yo, 0.0f, I);
+        for (int64_t r = 0; r < R; ++r) simd::add(yo, xo + r * I, I);
+        if (kRed == Red::Mean) simd::scale(yo, scale, I);
       }
     });
   }
-  std::string impl_name() const override { return log_ ? "cpu:logsoftmax" : "cpu:softmax"; }
 
- private:
-  bool log_;
-  int64_t outer_ = 1, n_ = 1, inner_ = 1;
+  static A init() {
+    if constexpr (kRed == Red::Prod) return A(1);
+    else if constexpr (kRed == Red::Max) {
+      return std::is_floating_point_v<A> ? -std::numeric_limits<A>::infinity() : lowest();
+    } else if constexpr (kRed == Red::Min) {
+      return std::is_floating_point_v<A> ? std::numeric_limits<A>::infinity() : highest();
+    } else return A(0);
+  }
+  /// Integer extremes of the storage type T, not of the 64-bit accumulator.
+  static A lowest() {
+    if constexpr (std::is_integral_v<T>) return static_cast<A>(std::numeric_limits<T>::lowest());
+    else return A(0);
+  }
+  static A highest() {
+    if constexpr (std::is_integral_v<T>) return static_cast<A>(std::numeric_limits<T>::max());
+    else return A(0);
+  }
+  static A step(A acc, A v) {
+    if constexpr (kRed == Red::Max) return v > acc || v != v ? v : acc;
+    else if constexpr (kRed == Red::Min) return v < acc || v != v ? v : acc;
+    else if constexpr (kRed == Red::Prod) return acc * v;
+    else if constexpr (kRed == Red::L1) {
+      if constexpr (std::is_signed_v<A>) return acc + (v < 0 ? -v : v);
+      else return acc + v;
+    } else if constexpr (kRed == Red::L2 || kRed == Red::SumSquare) return acc + v * v;
+    else return acc + v;  // Sum, Mean, LogSum; LogSumExp handled apart
+  }
+  static A finish(A acc, int64_t count) {
+    if constexpr (kRed == Red::Mean) {
+      if constexpr (std::is_floating_point_v<A>) return acc / static_cast<A>(count);
+      else return count ? static_cast<A>(acc / static_cast<A>(count)) : A(0);
+    } else if constexpr (kRed == Red::L2) {
+      return static_cast<A>(std::sqrt(static_cast<double>(acc)));
+    } else if constexpr (kRed == Red::LogSum) {
+      return static_cast<A>(std::log(static_cast<double>(acc)));
+    } else {
+      return acc;
+    }
+  }
+
+  void run_general(const ReducePlan& p, const T* x, T* y) const {
+    const int64_t out_n = ys_.numel();
+    const size_t nk = p.kept_dims.size(), nr = p.red_dims.size();
+    const int64_t count = p.red_count;
+    // Calls f(v) for every reduced element of the output element whose input base is `base`.
+    auto walk = [&](int64_t base, auto&& f) {
+      if (count == 0) return;
+      if (nr == 0) {
+        f(static_cast<A>(N::load(x[base])));
+        return;
+      }
+      const int64_t inner = p.red_dims[nr - 1], is = p.red_strides[nr - 1];
+      if (nr == 1) {
+        for (int64_t j = 0; j < inner; ++j) f(static_cast<A>(N::load(x[base + j * is])));
+        return;
+      }
+      std::vector<int64_t> idx(nr, 0);
+      int64_t off = base;
+      for (int64_t done = 0; done < count; done += inner) {
+        for (int64_t j = 0; j < inner; ++j) f(static_cast<A>(N::load(x[off + j * is])));
+        for (size_t d = nr - 1; d-- > 0;) {
+          off += p.red_strides[d];
+          if (++idx[d] < p.red_dims[d]) break;
+          off -= p.red_strides[d] * p.red_dims[d];
+          idx[d] = 0;
+        }
+      }
+    };
+    parallel_for(out_n, [&](int64_t o) {
+      int64_t rem = o, base = 0;
+      for (size_t k = nk; k-- > 0;) {
+        base += (rem % p.kept_dims[k]) * p.kept_strides[k];
+        rem /= p.kept_dims[k];
+      }
+      A r;
+      if constexpr (kRed == Red::LogSumExp) {
+        A m = -std::numeric_limits<A>::infinity();
+        if constexpr (!std::is_floating_point_v<A>) m = lowest();
+        walk(base, [&](A v) { m = v > m ? v : m; });
+        double s = 0;
+        walk(base, [&](A v) { s += std::exp(static_cast<double>(v) - static_cast<double>(m)); });
+        r = count == 0 ? static_cast<A>(-std::numeric_limits<double>::infinity())
+                       : static_cast<A>(static_cast<double>(m) + std::log(s));
+      } else {
+        A acc = init();
+        walk(base, [&](A v) { acc = step(acc, v); });
+        r = finish(acc, count);
+      }
+      y[o] = N::store(static_cast<typename N::acc>(r));
+    });
+  }
+
+  std::optional<ReducePlan> plan_;
+  Shape xs_, ys_;
+  bool noop_empty_, keepdims_;
+  std::string who_;
 };
+
+template <Red kRed>
+std::unique_ptr<Kernel> make_reduce(const KernelBuildContext& ctx) {
+  require_plain(ctx);
+  const std::string op = ctx.node.op_type(), who = ctx.node.describe();
+  const DataType t = ctx.input_type(0);
+  if (ctx.output_type(0) != t) throw InvalidGraphError(who + ": output dtype differs from the input's");
+  const Attributes& at = ctx.node.attrs;
+  const bool keepdims = at.get_int("keepdims", 1) != 0;
+  const bool axes_input = ctx.opset >= 18 || (kRed == Red::Sum && ctx.opset >= 13);
+  std::optional<ReducePlan> plan;
+  bool noop_empty = false;
+  if (axes_input) {
+    noop_empty = at.get_int("noop_with_empty_axes", 0) != 0;
+    if (!ctx.has_input(1)) plan = reduce_plan(ctx.input_shape(0), ctx.output_shape(0), {}, noop_empty, keepdims, who);
+    else if (auto a = const_ints(ctx, 1)) plan = reduce_plan(ctx.input_shape(0), ctx.output_shape(0), *a, noop_empty, keepdims, who);
+  } else {
+    plan = reduce_plan(ctx.input_shape(0), ctx.output_shape(0), at.get_ints("axes"), false, keepdims, who);
+  }
+  std::unique_ptr<Kernel> k;
+  arith::dispatch(arith::Numeric{}, t, ctx, op + " input", [&](auto tag) {
+    k = std::make_unique<ReduceKernel<typename decltype(tag)::type, kRed>>(ctx, plan, noop_empty, keepdims);
+  });
+  return k;
+}
 
 }  // namespace
 
 void register_reduce_kernels(Registrar& r) {
-  r.add_kernel(KernelDef{"cpu", "", "ReduceMean",
-                         [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<ReduceMeanKernel>(ctx);
-                         },
-                         ""});
-  r.add_kernel(KernelDef{"cpu", "", "Softmax",
-                         [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<SoftmaxKernel>(ctx, false);
-                         },
-                         ""});
-  r.add_kernel(KernelDef{"cpu", "", "LogSoftmax",
-                         [](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
-                           return std::make_unique<SoftmaxKernel>(ctx, true);
-                         },
-                         ""});
+  add_cpu_kernel(r, "ReduceSum", make_reduce<Red::Sum>);
+  add_cpu_kernel(r, "ReduceMean", make_reduce<Red::Mean>);
+  add_cpu_kernel(r, "ReduceMax", make_reduce<Red::Max>);
+  add_cpu_kernel(r, "ReduceMin", make_reduce<Red::Min>);
+  add_cpu_kernel(r, "ReduceProd", make_reduce<Red::Prod>);
+  add_cpu_kernel(r, "ReduceL1", make_reduce<Red::L1>);
+  add_cpu_kernel(r, "ReduceL2", make_reduce<Red::L2>);
+  add_cpu_kernel(r, "ReduceLogSum", make_reduce<Red::LogSum>);
+  add_cpu_kernel(r, "ReduceLogSumExp", make_reduce<Red::LogSumExp>);
+  add_cpu_kernel(r, "ReduceSumSquare", make_reduce<Red::SumSquare>);
+  register_softmax_kernels(r);
 }
 
 }  // namespace ge::cpu

@@ -51,7 +51,7 @@ class ConcatKernel final : public Kernel {
 
 std::unique_ptr<Kernel> make_concat(const KernelBuildContext& ctx) {
   const DataType t = ctx.input_type(0);
-  if (dtype_size(t) == 0) unsupported_dtype("Concat", t);
+  if (dtype_size(t) == 0) unsupported_dtype(ctx.node.describe(), t);
   const Shape& out = ctx.output_shape(0);
   const int64_t r = static_cast<int64_t>(out.rank());
   const size_t axis = static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), r, ctx.node.describe() + " axis"));
@@ -194,7 +194,7 @@ std::unique_ptr<Kernel> make_slice(const KernelBuildContext& ctx) {
   loops::LoopPlan plan;
   if (constant) plan = slice_plan(ctx.input_shape(0), ctx.output_shape(0), p, who);
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "Slice", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<SliceKernel<typename decltype(tag)::type>>(constant, std::move(plan), ctx.input_shape(0),
                                                                     ctx.output_shape(0), who, ctx.threads);
   });

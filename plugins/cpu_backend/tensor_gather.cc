@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "elementwise_common.h"
+#include "tensor_common.h"
 
 namespace ge::cpu {
 namespace {
@@ -15,21 +15,14 @@ namespace {
 template <class U>
 class GatherKernel final : public Kernel {
  public:
-  GatherKernel(int64_t outer, int64_t extent, int64_t inner, int threads)
-      : outer_(outer), extent_(extent), inner_(inner), threads_(threads) {}
+  GatherKernel(int64_t outer, int64_t extent, int64_t inner, std::string who, int threads)
+      : outer_(outer), extent_(extent), inner_(inner), who_(std::move(who)), threads_(threads) {}
 
   void run(KernelIO& io) override {
     // Negative indices count from the end (Gather-13); out-of-range ones are an error, checked
     // before the parallel loop because an exception must not leave an OpenMP region.
     std::vector<int64_t> idx = io.inputs[1].to_int64_vector();
-    for (int64_t& i : idx) {
-      const int64_t orig = i;
-      if (i < 0) i += extent_;
-      if (i < 0 || i >= extent_) {
-        throw Error("Gather: index " + std::to_string(orig) + " is out of range for an axis of extent " +
-                    std::to_string(extent_));
-      }
-    }
+    for (int64_t& i : idx) i = checked_index(i, extent_, who_);
     const U* data = io.inputs[0].data_as<U>();
     U* out = io.outputs[0].data_as<U>();
     const int64_t k = static_cast<int64_t>(idx.size()), inner = inner_, extent = extent_;
@@ -51,12 +44,13 @@ class GatherKernel final : public Kernel {
 
  private:
   int64_t outer_, extent_, inner_;
+  std::string who_;
   int threads_;
 };
 
 std::unique_ptr<Kernel> make_gather(const KernelBuildContext& ctx) {
   const DataType it = ctx.input_type(1);
-  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype("Gather", it, "indices");
+  if (it != DataType::Int32 && it != DataType::Int64) unsupported_dtype(ctx.node.describe(), it, "indices");
   const Shape& data = ctx.input_shape(0);
   const size_t axis =
       static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), static_cast<int64_t>(data.rank()),
@@ -77,8 +71,8 @@ std::unique_ptr<Kernel> make_gather(const KernelBuildContext& ctx) {
                             ctx.output_shape(0).str());
   }
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "Gather", [&](auto tag) {
-    k = std::make_unique<GatherKernel<typename decltype(tag)::type>>(outer, data[axis], inner, ctx.threads);
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
+    k = std::make_unique<GatherKernel<typename decltype(tag)::type>>(outer, data[axis], inner, ctx.node.describe(), ctx.threads);
   });
   return k;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elementwise_common.h"
+#include "tensor_common.h"
 
 namespace ge::cpu {
 namespace {
@@ -60,7 +61,7 @@ class CopyKernel final : public Kernel {
 /// Checks dtype and element count shared by all copy ops.
 void check_copy(const KernelBuildContext& ctx, const std::string& op) {
   const DataType t = ctx.input_type(0);
-  if (dtype_size(t) == 0) unsupported_dtype(op, t);
+  if (dtype_size(t) == 0) unsupported_dtype(ctx.node.describe(), t);
   if (ctx.output_type(0) != t) {
     throw InvalidGraphError(ctx.node.describe() + ": output dtype " + std::string(dtype_name(ctx.output_type(0))) +
                             " differs from input dtype " + std::string(dtype_name(t)));
@@ -199,6 +200,13 @@ void register_tensor_kernels(Registrar& r) {
   register_concat_slice_kernels(r);
   register_gather_kernels(r);
   register_misc_tensor_kernels(r);
+  register_creation_kernels(r);
+  register_pad_kernels(r);
+  register_index_kernels(r);
+  register_scatter_kernels(r);
+  register_reorder_kernels(r);
+  register_ordering_kernels(r);
+  register_einsum_kernels(r);
 }
 
 }  // namespace ge::cpu

@@ -46,7 +46,7 @@ class SplitKernel final : public Kernel {
 
 std::unique_ptr<Kernel> make_split(const KernelBuildContext& ctx) {
   const DataType t = ctx.input_type(0);
-  if (dtype_size(t) == 0) unsupported_dtype("Split", t);
+  if (dtype_size(t) == 0) unsupported_dtype(ctx.node.describe(), t);
   const Shape& x = ctx.input_shape(0);
   const auto r = static_cast<int64_t>(x.rank());
   const auto axis = static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), r, ctx.node.describe() + " axis"));

@@ -62,7 +62,7 @@ std::unique_ptr<Kernel> make_transpose(const KernelBuildContext& ctx) {
   plan.strides[0] = contiguous_strides(Shape(out_dims));
   loops::collapse(plan);
   std::unique_ptr<Kernel> k;
-  loops::dispatch_bits(ctx.input_type(0), "Transpose", [&](auto tag) {
+  loops::dispatch_bits(ctx.input_type(0), ctx.node.describe(), [&](auto tag) {
     k = std::make_unique<TransposeKernel<typename decltype(tag)::type>>(std::move(plan), ctx.threads);
   });
   return k;

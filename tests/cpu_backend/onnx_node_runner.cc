@@ -332,6 +332,10 @@ int main(int argc, char** argv) {
     try {
       auto m = load<onnx::ModelProto>(dir / "model.onnx");
       if (m.graph().node_size() != 1) throw UnsupportedError("runner: " + std::to_string(m.graph().node_size()) + " nodes");
+      for (const auto& v : m.graph().input())  // GE has no sequence or optional values
+        if (!v.type().has_tensor_type()) throw UnsupportedError("runner: input " + v.name() + " is not a tensor");
+      for (const auto& v : m.graph().output())
+        if (!v.type().has_tensor_type()) throw UnsupportedError("runner: output " + v.name() + " is not a tensor");
       int sets = 0;
       for (int s = 0; fs::exists(dir / ("test_data_set_" + std::to_string(s))); ++s, ++sets) {
         fs::path d = dir / ("test_data_set_" + std::to_string(s));
