@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "dynamic_shape.h"
 #include "elementwise_common.h"
 #include "tensor_common.h"
 
@@ -207,6 +208,8 @@ void register_tensor_kernels(Registrar& r) {
   register_reorder_kernels(r);
   register_ordering_kernels(r);
   register_einsum_kernels(r);
+  register_select_kernels(r);
+  register_nms_kernels(r);
 }
 
 }  // namespace ge::cpu
