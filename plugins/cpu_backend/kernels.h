@@ -13,6 +13,7 @@ void register_pool_kernels(Registrar& r);         // MaxPool, AveragePool, Globa
 void register_reduce_kernels(Registrar& r);       // ReduceMean, Softmax
 void register_elementwise_kernels(Registrar& r);  // unary math, activations, binary/variadic, comparisons, logic, Where, Cast
 void register_tensor_kernels(Registrar& r);       // Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Gather Shape Constant Identity Dropout
+void register_tfidf_kernels(Registrar& r);           // TfIdfVectorizer (from register_tensor_kernels)
 void register_split_kernels(Registrar& r);             // Split
 void register_fused_elementwise_kernels(Registrar& r);  // ge.FusedElementwise (elementwise_chain rule)
 void register_fused_matmul_kernels(Registrar& r);     // ge.FusedMatMul (oneDNN, bias + activation)

@@ -10,6 +10,7 @@
 
 #include "dynamic_shape.h"
 #include "elementwise_common.h"
+#include "kernels.h"
 #include "tensor_common.h"
 
 namespace ge::cpu {
@@ -210,6 +211,7 @@ void register_tensor_kernels(Registrar& r) {
   register_einsum_kernels(r);
   register_select_kernels(r);
   register_nms_kernels(r);
+  register_tfidf_kernels(r);
 }
 
 }  // namespace ge::cpu

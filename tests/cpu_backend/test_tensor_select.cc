@@ -1,5 +1,5 @@
 // tests/cpu_backend/test_tensor_select.cc — cases of the value-dependent-shape kernels
-// (NonZero, Compress, Unique, NonMaxSuppression) that the ONNX node tests miss, with
+// (NonZero, Compress, Unique, NonMaxSuppression) and of TfIdfVectorizer that the ONNX node tests miss, with
 // hand-computed values (onnx/docs/Operators.md semantics, ORT's order for NonMaxSuppression),
 // and the run-time stop when the computed size differs from the planned output shape.
 #include <gtest/gtest.h>
@@ -132,6 +132,28 @@ TEST(CpuTensorSelect, NonMaxSuppressionTiesThresholdsAndCenterBoxes) {
   // max_output_boxes_per_class omitted: 0, nothing selected.
   out = harness().run("NonMaxSuppression", {nms_boxes(), nms_scores()}, {{DT::Int64, {0, 3}}}, {}, 11);
   EXPECT_EQ(out[0].numel(), 0);
+}
+
+// TfIdfVectorizer: pool unigrams 7, 9 and bigram (7 9), mapped to Y[2], Y[0], Y[1] with weights
+// 0.5, 2, 4 (weights follow pool order). X = 7 9 7 3 9 9 with skips up to 1: '7' twice, '9'
+// three times (unigrams once, not per skip), '7 9' at distance 1 (7,9) and 2 (7,_,9).
+TEST(CpuTensorSelect, TfIdfVectorizerModesSkipsAndIndexMapping) {
+  const Tensor x = make<int64_t>({1, 6}, {7, 9, 7, 3, 9, 9});
+  auto run = [&](const std::string& mode) {
+    Attributes a;
+    a.set("min_gram_length", int64_t{1});
+    a.set("max_gram_length", int64_t{2});
+    a.set("max_skip_count", int64_t{1});
+    a.set("mode", mode);
+    a.set("pool_int64s", I64s{7, 9, 7, 9});
+    a.set("ngram_counts", I64s{0, 2});
+    a.set("ngram_indexes", I64s{2, 0, 1});
+    a.set("weights", F32s{0.5f, 2.f, 4.f});
+    return values<float>(harness().run("TfIdfVectorizer", {x}, {{DT::Float32, {1, 3}}}, a, 9)[0]);
+  };
+  EXPECT_EQ(run("TF"), (F32s{3, 2, 2}));
+  EXPECT_EQ(run("IDF"), (F32s{2, 4, 0.5f}));
+  EXPECT_EQ(run("TFIDF"), (F32s{6, 8, 1}));
 }
 
 TEST(CpuTensorSelect, ComputedSizeOtherThanThePlannedShapeStopsTheRun) {
