@@ -71,6 +71,11 @@ struct Reader {
 const std::set<std::string> kOptionSections = {"fusion", "simplify", "layout", "memory",
                                                "scheduler", "registry", "profiler", "ascend"};
 
+/// The option keys the core reads itself (rule and pass names, registry files): arrays of
+/// strings, checked here where the value's line is known (a datetime or a number was read as an
+/// empty list).
+const std::set<std::string> kStringArrayOptions = {"fusion.enable", "fusion.disable", "registry.files"};
+
 /// A value's TOML text in one normal form: basic (double-quoted) strings, arrays as [a, b], so
 /// that readers of the option text need to handle one spelling only.
 std::string toml_text(const toml::node& n) {
@@ -186,7 +191,11 @@ void parse_into(Manifest& m, const std::string& path, std::vector<std::string>& 
   for (const std::string& s : kOptionSections) {
     if (const toml::node* n = root.get(s)) {
       const toml::table& t = r.table(*n, s);
-      for (auto&& [k, v] : t) m.sections[s][std::string(k.str())] = OptionValue{toml_text(v), r.at(v)};
+      for (auto&& [k, v] : t) {
+        const std::string key(k.str());
+        if (kStringArrayOptions.count(s + "." + key)) r.strings(t, key.c_str(), s);
+        m.sections[s][key] = OptionValue{toml_text(v), r.at(v)};
+      }
     }
   }
   stack.pop_back();
@@ -246,6 +255,12 @@ void apply_override(Manifest& m, const std::string& assignment) {
       throw Error(what + ": unknown key '" + key + "' in [backend] (known: name, threads)");
     }
   } else if (kOptionSections.count(section)) {
+    if (kStringArrayOptions.count(section + "." + key)) {
+      bool ok = v.is_array();
+      if (ok)
+        for (auto& e : *v.as_array()) ok &= e.is_string();
+      if (!ok) throw Error(what + ": must be an array of strings, e.g. [\"a\", \"b\"]");
+    }
     m.sections[section][key] = OptionValue{toml_text(v), "--set"};
   } else {
     throw Error(what + ": unknown section '" + section + "'");

@@ -4,6 +4,7 @@
 #include "ge/core/pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -22,15 +23,21 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
+/// The most sweeps one fusion rule gets; a rule still matching after them rewrites without end
+/// (its rewrite creates its own pattern again) and is reported, not run on.
+constexpr int kMaxSweeps = 64;
+
 /// Applies one fusion rule at every anchor until no match is left. Each sweep walks a snapshot of
 /// the topological order by node name (a rewrite removes nodes, so pointers from the snapshot may
 /// dangle; names are looked up again) and rewrites every match it meets; nodes a rewrite creates
 /// are seen by the next sweep. Linear per sweep, so compile time stays linear in graph size.
-bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx) {
+/// `capped` is set when the last allowed sweep still rewrote (matches may be left).
+bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& capped) {
   FusionRuleInfo info = rule.info();
   std::vector<std::string> anchors = rule.anchor_ops();
   bool changed = false;
-  for (int sweep = 0; sweep < 64; ++sweep) {
+  capped = false;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     std::vector<std::string> order;
     for (Node* n : g.topological_order())
       if (std::find(anchors.begin(), anchors.end(), n->op_type()) != anchors.end()) order.push_back(n->name());
@@ -46,6 +53,7 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx) {
     }
     if (!any) break;
     changed = true;
+    capped = sweep + 1 == kMaxSweeps;
   }
   // Rewrites append their new nodes: put the node list back in dataflow order, once per rule.
   if (changed) g.sort_topologically();
@@ -99,9 +107,37 @@ void check_options(const Environment& env) {
         std::string known;
         for (const std::string& d : declared)
           if (d.compare(0, section.size() + 1, section + ".") == 0) known += (known.empty() ? "" : ", ") + d.substr(section.size() + 1);
-        throw Error(val.origin + ": unknown key '" + key + "' in [" + section + "]: no loaded plugin reads it" +
+        // A plugin turned off by `enabled = false` reads nothing: name it, so that the key is not
+        // taken for a typo (a section is named after its plugin, "ascend" after ascend_backend).
+        std::string off;
+        for (const PluginEntry& e : env.manifest.plugins)
+          if (!e.enabled && (e.name == section || e.name == section + "_backend"))
+            off = "; plugin '" + e.name + "' would, but " + e.origin + " turns it off (enabled = false)";
+        throw Error(val.origin + ": unknown key '" + key + "' in [" + section + "]: no loaded plugin reads it" + off +
                     (known.empty() ? std::string() : " (known: " + known + ")"));
       }
+}
+
+/// The manifest line of the option a ConfigError names ("file:line: " before its text), found as
+/// the first "section.key" of the manifest in the message. An option given with --set has no
+/// line: its text names it already.
+std::string with_option_origin(const Environment& env, const std::string& msg) {
+  const OptionValue* found = nullptr;
+  size_t found_at = std::string::npos, found_len = 0;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto& [section, keys] : env.manifest.sections)
+    for (auto& [key, val] : keys) {
+      const std::string name = section + "." + key;
+      for (size_t at = msg.find(name); at != std::string::npos; at = msg.find(name, at + 1)) {
+        const bool whole = (at == 0 || (!ident(msg[at - 1]) && msg[at - 1] != '.')) &&
+                           (at + name.size() == msg.size() || !ident(msg[at + name.size()]));
+        if (!whole) continue;
+        if (at < found_at || (at == found_at && name.size() > found_len)) found = &val, found_at = at, found_len = name.size();
+        break;
+      }
+    }
+  if (!found || found->origin == "--set" || found->origin.empty()) return msg;
+  return found->origin + ": " + msg;
 }
 
 }  // namespace
@@ -153,7 +189,8 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     Stage stage;
     OptLevel min_level;
     NumericsEffect numerics;
-    std::function<bool(Graph&)> run;
+    /// Runs the unit; may set `note` (a fusion rule stopped at the sweep cap).
+    std::function<bool(Graph&, std::string& note)> run;
     /// When set and false, the unit cannot change the graph: it is recorded as run, unchanged.
     std::function<bool(Graph&)> may_change = nullptr;
   };
@@ -164,13 +201,21 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
   for (auto& [r, src] : rules) {
     FusionRuleInfo i = r->info();
     FusionRule* rule = r.get();
-    units.push_back({i.name, Stage::Fusion, i.min_level, i.numerics, [rule, &ctx](Graph& gr) { return apply_rule(*rule, gr, ctx); },
+    units.push_back({i.name, Stage::Fusion, i.min_level, i.numerics,
+                     [rule, &ctx](Graph& gr, std::string& note) {
+                       bool capped = false;
+                       const bool changed = apply_rule(*rule, gr, ctx, capped);
+                       if (capped)
+                         note = "stopped: still matching after " + std::to_string(kMaxSweeps) +
+                                " sweeps (its rewrites create new matches); the rest were not applied";
+                       return changed;
+                     },
                      [rule, &ctx](Graph& gr) { return rule_matches_somewhere(*rule, gr, ctx); }});
   }
   for (auto& [p, src] : env.passes) {
     PassInfo i = p->info();
     Pass* pass = p.get();
-    units.push_back({i.name, i.stage, i.min_level, i.numerics, [pass, &ctx](Graph& gr) { return pass->run(gr, ctx); }});
+    units.push_back({i.name, i.stage, i.min_level, i.numerics, [pass, &ctx](Graph& gr, std::string&) { return pass->run(gr, ctx); }});
   }
   // Stable: within a stage, fusion rules (by priority) first, then passes in registration order.
   std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.stage < b.stage; });
@@ -208,11 +253,13 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
       continue;
     }
     std::unique_ptr<Graph> backup = g.clone();
+    std::string note;
     try {
-      rec.changed = u.run(g);
+      rec.changed = u.run(g, note);
       if (opts.verify_each) verify_graph_or_throw(g, &env.ops);
     } catch (const ConfigError& e) {
-      throw Error("pass '" + u.name + "': " + e.what());  // a bad option: never undone and ignored
+      // A bad option: never undone and ignored.
+      throw Error(with_option_origin(env, "pass '" + u.name + "': " + e.what()));
     } catch (const std::exception& e) {
       rec.ms = ms_since(t0);
       if (opts.fail_on_pass_error) throw Error("pass '" + u.name + "' failed: " + e.what());
@@ -225,6 +272,10 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     }
     rec.ms = ms_since(t0);
     rec.nodes_after = g.num_nodes();
+    if (!note.empty()) {
+      rec.status = note;
+      log(LogLevel::Warn, "fusion rule '" + u.name + "' " + note);
+    }
     result.passes.push_back(rec);
     if (print_this)
       print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);

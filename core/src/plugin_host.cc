@@ -10,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 
 #include "ge/core/calibration.h"
 #include "elf_check.h"
@@ -17,6 +19,7 @@
 #include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/plan.h"
+#include "ge/core/plugin_loading.h"
 #include "ge/core/semver.h"
 #include "ge/core/sha256.h"
 #include "ge/sdk/error.h"
@@ -69,10 +72,20 @@ class HostRegistrar : public Registrar {
     info_.ops.push_back(label);
   }
   void set_shape_inference(const std::string& domain, const std::string& op_type, ShapeInferenceFn fn) override {
+    // Another plugin's definitions get this inference: keep them as they were, for roll_back.
+    if (!replaced_infer_.count({domain, op_type})) {
+      std::vector<OpDef>& before = replaced_infer_[{domain, op_type}];
+      for (const OpDef* d : env_.ops.all())
+        if (d->domain == domain && d->op_type == op_type && d->source != info_.name) before.push_back(*d);
+    }
     LibPtr lib = lib_;
     env_.ops.set_infer(domain, op_type, [fn = std::move(fn), lib](InferContext& c) { fn(c); });
   }
   void add_function_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx) override {
+    if (!replaced_expanders_.count({domain, op_type})) {
+      const FunctionExpander* old = env_.ops.expander(domain, op_type);
+      replaced_expanders_[{domain, op_type}] = old ? std::optional<FunctionExpander>(*old) : std::nullopt;
+    }
     fx.source = info_.name;
     LibPtr lib = lib_;
     auto has = std::move(fx.has_body);
@@ -188,6 +201,15 @@ class HostRegistrar : public Registrar {
     std::erase_if(env_.fusion_rules, mine);
     std::erase_if(env_.plan_sections, mine);
     env_.ops.remove_source(info_.name);
+    // Other plugins' definitions and expanders this one replaced get theirs back (set_infer
+    // null first: a definition that had no inference must not keep this plugin's).
+    for (auto& [op, defs] : replaced_infer_) {
+      if (!env_.ops.find_any(op.first, op.second)) continue;
+      env_.ops.set_infer(op.first, op.second, nullptr);
+      for (const OpDef& d : defs) env_.ops.add_or_replace(d);
+    }
+    for (auto& [op, fx] : replaced_expanders_)
+      if (fx && env_.ops.find_any(op.first, op.second)) env_.ops.set_expander(op.first, op.second, *fx);
     env_.kernels.remove_source(info_.name);
     for (auto& b : added_backends_) env_.backends.erase(b);
     env_.frontends.resize(env_.frontends.size() - added_frontends_);
@@ -200,6 +222,10 @@ class HostRegistrar : public Registrar {
   LibPtr lib_;
   std::vector<std::string> added_preferences_;
   std::vector<std::string> added_cost_models_, added_simulators_;
+  /// (domain, op_type) → the definitions of other plugins before set_shape_inference, and the
+  /// expander before add_function_expander (none: there was none).
+  std::map<std::pair<std::string, std::string>, std::vector<OpDef>> replaced_infer_;
+  std::map<std::pair<std::string, std::string>, std::optional<FunctionExpander>> replaced_expanders_;
   /// The same object, owning a reference to the plugin's library as well.
   template <class T>
   std::shared_ptr<T> keep_alive(std::shared_ptr<T> obj) {
@@ -354,6 +380,8 @@ const Frontend& Environment::frontend_for(const std::string& path) const {
   throw Error("model file '" + path + "': no frontend reads this format (frontends: " + names +
               "; an ONNX model is recognised by its extension .onnx)");
 }
+
+void load_plugin(Environment& env, const PluginEntry& entry) { load_one(env, entry); }
 
 std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   auto env = std::make_unique<Environment>();

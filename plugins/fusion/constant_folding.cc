@@ -40,7 +40,7 @@ int64_t fold_limit_bytes(const PassContext& ctx) {
     end = 0;
   }
   if (end == 0 || end != digits.size() || v < 0)
-    throw Error("simplify.fold_limit_bytes must be a non-negative integer (bytes), got " + *text);
+    throw ConfigError("simplify.fold_limit_bytes = " + *text + ": must be an integer >= 0 (bytes)");
   return v;
 }
 

@@ -18,8 +18,10 @@ std::string read_format(const PassContext& ctx) {
   if (!text) return "auto";
   std::string s = *text;
   if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  // ConfigError: the pass manager stops with it instead of undoing the pass (which would compile
+  // another layout than the one asked for).
   if (s != "auto" && s != "NCHW" && s != "NC1HWC0")
-    throw Error("[layout] format = " + *text + ": expected \"auto\", \"NCHW\" or \"NC1HWC0\"");
+    throw ConfigError("layout.format = " + *text + ": must be one of auto, NCHW, NC1HWC0");
   return s;
 }
 
@@ -42,7 +44,7 @@ class LayoutPass : public Pass {
     const FormatPreferenceFn* prefer = ctx.format_preference(ctx.backend());
     if (!prefer) {
       if (format == "NC1HWC0")
-        throw Error("[layout] format = \"NC1HWC0\": backend '" + ctx.backend() +
+        throw ConfigError("layout.format = \"NC1HWC0\": backend '" + ctx.backend() +
                     "' registered no format preferences (Registrar::add_format_preference)");
       return false;
     }

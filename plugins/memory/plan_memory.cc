@@ -13,6 +13,7 @@
 // relation (MemoryProblem::conflicts) and in-place / Concat-in-place merges require every other
 // access to happen-before the node. Pipelined execution gives each in-flight request its own
 // arena, so pipeline stages need nothing here.
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -25,13 +26,22 @@
 namespace ge::memory {
 namespace {
 
-/// A TOML string option ("\"auto\"") without its quotes.
-std::string string_option(const PassContext& ctx, const std::string& key, const std::string& dflt) {
+/// A TOML string option ("\"auto\"") without its quotes; `known` lists the values allowed. A bad
+/// value is a ConfigError: the pass manager stops instead of undoing the pass (which would leave
+/// the plan without an arena, against what the manifest asked).
+std::string string_option(const PassContext& ctx, const std::string& key, const std::string& dflt,
+                          const std::vector<std::string>& known, const std::string& what) {
   std::optional<std::string> v = ctx.option("memory", key);
   if (!v) return dflt;
-  std::string s = *v;
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
-  return s;
+  std::string list;
+  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+  const std::string& s = *v;
+  if (s.size() < 2 || (s.front() != '"' && s.front() != '\'') || s.back() != s.front())
+    throw ConfigError("memory." + key + " = " + s + ": must be a string, one of " + list);
+  const std::string name = s.substr(1, s.size() - 2);
+  if (std::find(known.begin(), known.end(), name) == known.end())
+    throw ConfigError("memory." + key + " = \"" + name + "\": " + what + " (known: " + list + ")");
+  return name;
 }
 
 bool is_topological(const std::vector<Node*>& order) {
@@ -86,17 +96,12 @@ class PlanMemory final : public Pass {
   }
 
   bool run(Graph& g, PassContext& ctx) override {
-    const std::string planner_name = string_option(ctx, "planner", "auto");
-    const std::string level = string_option(ctx, "level", "aggressive");
-    if (level != "none" && level != "basic" && level != "aggressive")
-      throw Error("memory.level must be \"none\", \"basic\" or \"aggressive\", not \"" + level + "\"");
+    const std::string planner_name = string_option(ctx, "planner", "auto", ctx.memory_planners(),
+                                                   "no loaded plugin registers a memory planner of that name");
+    const std::string level = string_option(ctx, "level", "aggressive", {"none", "basic", "aggressive"}, "no such level");
     // Level "none" means no reuse at all: the naive planner, whatever planner is named.
     const MemoryPlanner* planner = ctx.memory_planner(level == "none" ? "naive" : planner_name);
-    if (!planner) {
-      std::string known;
-      for (const std::string& n : ctx.memory_planners()) known += (known.empty() ? "" : ", ") + n;
-      throw Error("memory.planner \"" + planner_name + "\" is not registered (known: " + known + ")");
-    }
+    if (!planner) throw Error("memory planner \"" + std::string(level == "none" ? "naive" : planner_name) + "\" is not registered");
     // A multi-stream schedule fixes the order (the schedule stage issued it); one stream may be
     // re-sorted.
     std::unique_ptr<StreamOrder> streams;

@@ -69,6 +69,25 @@ class SchedulePass final : public Pass {
       throw ConfigError("scheduler.name = \"" + name + "\": no loaded plugin registers a scheduler of that name (known: " +
                         (known.empty() ? "none" : known) + ")");
     }
+    // An option of another scheduler than the one chosen would be ignored: refused instead
+    // (`auto` runs every other scheduler, so their options all apply).
+    if (name != "auto") {
+      const std::vector<std::string> own = it->second->options();
+      for (auto& [k, v] : ctx.options) {
+        if (k == "name" || std::find(own.begin(), own.end(), k) != own.end()) continue;
+        std::vector<std::string> owners;
+        for (auto& [n, s] : ctx.schedulers) {
+          const std::vector<std::string> o = s->options();
+          if (n != "auto" && std::find(o.begin(), o.end(), k) != o.end()) owners.push_back(n);
+        }
+        if (ctx.schedulers.count("auto")) owners.push_back("auto");
+        std::string who, list;
+        for (size_t i = 0; i < owners.size(); ++i) who += (i == 0 ? "" : i + 1 == owners.size() ? " or " : ", ") + owners[i];
+        for (const std::string& o : own) list += (list.empty() ? "" : ", ") + o;
+        throw ConfigError("scheduler." + k + " = " + v + ": only scheduler " + who + " reads it, and scheduler.name = \"" +
+                          name + "\" (options of " + name + ": " + (list.empty() ? "none" : list) + ")");
+      }
+    }
     const std::vector<Node*> before = g.nodes();
     if (!is_topological(before)) g.sort_topologically();
     for (Node* n : g.nodes()) n->stream = 0, n->pipeline_stage = 0;

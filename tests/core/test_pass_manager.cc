@@ -150,3 +150,34 @@ TEST(PassManager, RefusesManifestOptionsNoPassReads) {
         << e.what();
   }
 }
+
+namespace {
+/// Matches every Relu and rewrites it into a Relu again: it never reaches a fixed point.
+class EndlessRule : public FusionRule {
+ public:
+  FusionRuleInfo info() const override { return {"endless", NumericsEffect::Exact, OptLevel::O1, 0, "never done"}; }
+  std::vector<std::string> anchor_ops() const override { return {"Relu"}; }
+  bool match(Node& anchor, const PassContext&, Match& m) const override {
+    m.nodes["relu"] = &anchor;
+    return true;
+  }
+  void rewrite(Graph&, PassContext&, const Match& m) const override {
+    Node* n = m.node("relu");
+    n->attrs.set("rewrites", n->attrs.get_int("rewrites", 0) + 1);
+  }
+};
+}  // namespace
+
+// A rule still matching at the sweep cap is reported in its record, not stopped silently.
+TEST(PassManager, ReportsARuleStoppedAtTheSweepCap) {
+  auto env = env_with();
+  env->fusion_rules.push_back({std::make_shared<EndlessRule>(), "test"});
+  auto g = relu_graph();
+  core::CompileOptions o;
+  o.disabled = {"explode"};
+  core::CompileResult r = core::compile_graph(*g, *env, o);
+  EXPECT_EQ(status_of(r, "endless"),
+            "stopped: still matching after 64 sweeps (its rewrites create new matches); the rest were not applied");
+  EXPECT_EQ(r.counters["fusion.endless"], 64);
+  EXPECT_EQ(g->nodes()[0]->attrs.get_int("rewrites", 0), 64);
+}

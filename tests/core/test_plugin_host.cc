@@ -8,9 +8,11 @@
 
 #include "ge/core/environment.h"
 #include "ge/core/manifest.h"
+#include "ge/core/plugin_loading.h"
 #include "ge/sdk/op_registry.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/plugin.h"
+#include "ge/sdk/text_ir.h"
 #include "test_helpers.h"
 
 using namespace ge;
@@ -119,6 +121,37 @@ TEST(PluginHost, RefusesANameThatDiffersFromTheLibrary) {
 TEST(PluginHost, RollsBackAPluginWhoseRegistrationThrows) {
   std::string m = load_error(plugin("throws", "libge_test_throws.so"));
   expect_contains(m, "registration failed: deliberate failure after registering ThrowsOp");
+}
+
+// A plugin that replaced another plugin's shape inference and function expander, then threw,
+// leaves the registry's own behind (they stayed the failed plugin's before).
+TEST(PluginHost, RollsBackShapeInferenceAndExpandersOfAFailedPlugin) {
+  auto env = core::load_environment(core::load_manifest(test::write_temp_manifest(
+      "[[plugin]]\nname = \"registry\"\npath = \"" + std::string(GE_PLUGIN_DIR) + "/libge_registry.so\"\n")));
+  const FunctionExpander* celu = env->ops.expander("", "Celu");
+  ASSERT_NE(celu, nullptr);
+  ASSERT_TRUE(celu->has_body(13));
+  core::PluginEntry e{"throws_infer", kDir + "/libge_test_throws_infer.so", "", "", true, "test"};
+  try {
+    core::load_plugin(*env, e);
+    FAIL() << "expected the registration to fail";
+  } catch (const Error& ex) {
+    expect_contains(ex.what(), "registration failed: deliberate failure after replacing Relu's inference and Celu's body");
+  }
+  EXPECT_EQ(env->plugins.size(), 1u);
+  auto g = parse_graph("graph g opset(ai.onnx=14) {\n  input %x: f32[2,3]\n  %y: f32[2,3] = Relu(%x)\n  output %y\n}\n");
+  Node* relu = g->nodes()[0];
+  relu->outputs()[0]->shape = Shape{};
+  const OpDef* def = env->ops.find("", "Relu", 14);
+  ASSERT_NE(def, nullptr);
+  ASSERT_TRUE(def->infer);
+  InferContext ctx(*relu, *def, 14);
+  EXPECT_NO_THROW(def->infer(ctx));
+  EXPECT_EQ(relu->outputs()[0]->shape, (Shape{2, 3}));
+  celu = env->ops.expander("", "Celu");
+  ASSERT_NE(celu, nullptr);
+  EXPECT_TRUE(celu->has_body(13));
+  EXPECT_EQ(celu->source, "registry");
 }
 
 TEST(PluginHost, DisabledPluginsAreNotLoaded) {
