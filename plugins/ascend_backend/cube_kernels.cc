@@ -56,12 +56,17 @@ ConvGeometry resolve(const KernelBuildContext& ctx) {
 }
 
 struct Activation {
-  std::string kind;  // "", Relu, Sigmoid, Clip
-  float lo = 0, hi = 0;
+  std::string kind;  // "", Relu, Sigmoid, Clip, Tanh, LeakyRelu, Elu, HardSwish, Swish (ops/conv.toml)
+  float lo = 0, hi = 0;  // Clip: bounds; LeakyRelu, Elu: lo = alpha
   float apply(float v) const {
     if (kind == "Relu") return v > 0.f ? v : 0.f;
     if (kind == "Sigmoid") return 1.f / (1.f + std::exp(-v));
     if (kind == "Clip") return std::min(std::max(v, lo), hi);
+    if (kind == "Tanh") return std::tanh(v);
+    if (kind == "LeakyRelu") return v < 0.f ? lo * v : v;
+    if (kind == "Elu") return v < 0.f ? lo * (std::exp(v) - 1.f) : v;
+    if (kind == "HardSwish") return v * std::min(std::max(v / 6.f + 0.5f, 0.f), 1.f);
+    if (kind == "Swish") return v / (1.f + std::exp(-v));
     return v;
   }
 };
@@ -81,8 +86,14 @@ class ConvKernel : public Kernel {
         const auto b = ctx.node.attrs.get_floats("activation_params");
         if (b.size() != 2) throw InvalidGraphError("FusedConv: activation Clip needs activation_params [min, max] in " + who(node_));
         act_.lo = b[0], act_.hi = b[1];
-      } else if (!act_.kind.empty() && act_.kind != "Relu" && act_.kind != "Sigmoid") {
-        throw UnsupportedError("FusedConv: activation '" + act_.kind + "' not supported (Relu, Clip, Sigmoid) in " + who(node_));
+      } else if (act_.kind == "LeakyRelu" || act_.kind == "Elu") {
+        const auto a = ctx.node.attrs.get_floats("activation_params");
+        if (a.size() != 1) throw InvalidGraphError("FusedConv: activation " + act_.kind + " needs activation_params [alpha] in " + who(node_));
+        act_.lo = a[0];
+      } else if (!act_.kind.empty() && act_.kind != "Relu" && act_.kind != "Sigmoid" && act_.kind != "Tanh" &&
+                 act_.kind != "HardSwish" && act_.kind != "Swish") {
+        throw UnsupportedError("FusedConv: activation '" + act_.kind +
+                               "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(node_));
       }
     }
   }

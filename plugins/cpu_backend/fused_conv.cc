@@ -34,8 +34,22 @@ ConvPostOps read_post_ops(const KernelBuildContext& ctx) {
     p.eltwise = dnnl::algorithm::eltwise_clip;
     p.alpha = std::max(b[0], -std::numeric_limits<float>::max());
     p.beta = std::min(b[1], std::numeric_limits<float>::max());
+  } else if (act == "LeakyRelu" || act == "Elu") {
+    const std::vector<float> a = ctx.node.attrs.get_floats("activation_params");
+    if (a.size() != 1) throw InvalidGraphError("FusedConv: activation " + act + " needs activation_params [alpha] in " + who(ctx));
+    // oneDNN's relu with alpha is x < 0 ? alpha*x : x (LeakyRelu); elu is x < 0 ? alpha*(e^x - 1) : x.
+    p.eltwise = act == "Elu" ? dnnl::algorithm::eltwise_elu : dnnl::algorithm::eltwise_relu;
+    p.alpha = a[0];
+  } else if (act == "Tanh") {
+    p.eltwise = dnnl::algorithm::eltwise_tanh;
+  } else if (act == "HardSwish") {
+    p.eltwise = dnnl::algorithm::eltwise_hardswish;  // x * relu6(x + 3) / 6 = ONNX HardSwish
+  } else if (act == "Swish") {
+    p.eltwise = dnnl::algorithm::eltwise_swish;  // x * sigmoid(alpha * x), alpha = 1: SiLU
+    p.alpha = 1.f;
   } else if (!act.empty()) {
-    throw UnsupportedError("FusedConv: activation '" + act + "' not supported (Relu, Clip, Sigmoid) in " + who(ctx));
+    throw UnsupportedError("FusedConv: activation '" + act +
+                           "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(ctx));
   }
   return p;
 }
@@ -56,7 +70,15 @@ class PostOpsKernel : public CpuKernel {
       if (z)
         for (int64_t i = b; i < e; ++i) y[i] += z[i];
       if (alg == dnnl::algorithm::eltwise_relu)
-        for (int64_t i = b; i < e; ++i) y[i] = std::max(y[i], 0.f);
+        for (int64_t i = b; i < e; ++i) y[i] = y[i] < 0.f ? lo * y[i] : y[i];  // lo = alpha (0: Relu)
+      else if (alg == dnnl::algorithm::eltwise_elu)
+        for (int64_t i = b; i < e; ++i) y[i] = y[i] < 0.f ? lo * (std::exp(y[i]) - 1.f) : y[i];
+      else if (alg == dnnl::algorithm::eltwise_tanh)
+        for (int64_t i = b; i < e; ++i) y[i] = std::tanh(y[i]);
+      else if (alg == dnnl::algorithm::eltwise_hardswish)
+        for (int64_t i = b; i < e; ++i) y[i] = y[i] * std::min(std::max(y[i] / 6.f + 0.5f, 0.f), 1.f);
+      else if (alg == dnnl::algorithm::eltwise_swish)
+        for (int64_t i = b; i < e; ++i) y[i] = y[i] / (1.f + std::exp(-y[i]));
       else if (alg == dnnl::algorithm::eltwise_clip)
         for (int64_t i = b; i < e; ++i) y[i] = std::min(std::max(y[i], lo), hi);
       else if (alg == dnnl::algorithm::eltwise_logistic)

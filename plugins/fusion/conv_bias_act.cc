@@ -1,7 +1,9 @@
 // plugins/fusion/conv_bias_act.cc — conv_bias_act: a per-channel constant bias Add and an
-// activation (Relu, Clip with constant bounds, Sigmoid) after a Conv become part of the Conv:
+// activation (Relu, Clip with constant bounds, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, and
+// Swish = y·Sigmoid(y), PyTorch's SiLU) after a Conv become part of the Conv:
 //   Add(Conv(X, W, B), b)          → Conv(X, W, B + b)     b: [M,1,…,1] or [1,M,1,…,1]
 //   act(Conv(X, W, B))             → ge.FusedConv(X, W, B) {activation}
+//   Mul(y, Sigmoid(y)), y = Conv(X, W, B) → ge.FusedConv(X, W, B) {activation = "Swish"}
 // The two forms compose (anchors are visited in topological order, so the Add folds first and
 // the activation then sees the Conv). ge.FusedConv without activation and Z is treated as a Conv.
 // The activation runs as a oneDNN eltwise post-op (cpu_backend/fused_conv.cc), like ONNX
@@ -33,15 +35,27 @@ class ConvBiasActRule : public FusionRule {
  public:
   FusionRuleInfo info() const override {
     return {"conv_bias_act", NumericsEffect::Reassociates, OptLevel::O2, 40,
-            "Conv + per-channel bias Add → Conv with bias; Conv + Relu/Clip/Sigmoid → ge.FusedConv"};
+            "Conv + per-channel bias Add → Conv with bias; Conv + Relu/Clip/Sigmoid/Tanh/LeakyRelu/Elu/HardSwish/"
+            "Swish → ge.FusedConv"};
   }
-  std::vector<std::string> anchor_ops() const override { return {"Add", "Relu", "Clip", "Sigmoid"}; }
+  std::vector<std::string> anchor_ops() const override {
+    return {"Add", "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "HardSwish", "Mul"};
+  }
 
   bool match(Node& n, const PassContext& ctx, Match& m) const override {
     static const P add = P::op("Add", {P::op("Conv|ge.FusedConv").as("conv"), P::constant("b")}).as("root").commutative();
-    static const P act = P::op("Relu|Clip|Sigmoid", {P::op("Conv|ge.FusedConv").as("conv")}).as("root");
+    static const P act =
+        P::op("Relu|Clip|Sigmoid|Tanh|LeakyRelu|Elu|HardSwish", {P::op("Conv|ge.FusedConv").as("conv")}).as("root");
+    // The same capture twice is the same value: y · Sigmoid(y).
+    static const P swish = P::op("Mul", {P::op("Sigmoid", {P::any("y")}).as("sig"), P::any("y")}).as("root").commutative();
     if (n.domain() != "") return false;
-    if (n.op_type() == "Add") {
+    if (n.op_type() == "Mul") {
+      if (!match_pattern(swish, n, m)) return false;
+      Node* conv = m.value("y")->producer();
+      if (!conv || !is_open_conv(*conv, true) || m.value("y")->is_graph_output()) return false;
+      if (!(conv->output(0)->shape == n.output(0)->shape)) return false;
+      m.nodes["conv"] = conv;
+    } else if (n.op_type() == "Add") {
       if (!match_pattern(add, n, m)) return false;
       Node* conv = m.node("conv");
       if (!is_open_conv(*conv, false) || !is_channel_bias(m.value("b"), conv->output(0)->shape)) return false;
@@ -60,6 +74,11 @@ class ConvBiasActRule : public FusionRule {
     Node* root = m.node("root");
     Node* conv = m.node("conv");
     Value* y = root->output(0);
+    if (root->op_type() == "Mul") {
+      const ConvActivation swish{"Swish", {}};
+      replace_with_fused_conv(g, ctx, conv, {m.node("sig"), root}, y, conv->input(2), conv->input(3), &swish);
+      return;
+    }
     if (root->op_type() != "Add") {
       ConvActivation a;
       read_activation(*root, a);

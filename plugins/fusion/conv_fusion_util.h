@@ -14,8 +14,8 @@ namespace ge::fusion {
 
 /// An activation ge.FusedConv can absorb (its `activation` / `activation_params` attributes).
 struct ConvActivation {
-  std::string name;           ///< "Relu", "Clip", "Sigmoid"
-  std::vector<float> params;  ///< Clip: {min, max}
+  std::string name;           ///< "Relu", "Clip", "Sigmoid", "LeakyRelu", "Tanh", "Elu", "HardSwish", "Swish"
+  std::vector<float> params;  ///< Clip: {min, max}; LeakyRelu, Elu: {alpha}
 };
 
 /// A constant scalar (one element) float, or false.
@@ -25,12 +25,19 @@ inline bool const_scalar(const Value* v, float& out) {
   return true;
 }
 
-/// Reads Relu, Sigmoid or Clip (bounds as constant inputs since opset 11, attributes before;
-/// an omitted bound is ±inf) into `a`; false when not absorbable (non-constant Clip bounds).
+/// Reads Relu, Sigmoid, Tanh, HardSwish, LeakyRelu, Elu (alpha with ONNX's defaults, 0.01 and
+/// 1.0: onnx/docs/Operators.md) or Clip (bounds as constant inputs since opset 11, attributes
+/// before; an omitted bound is ±inf) into `a`; false when not absorbable (non-constant Clip
+/// bounds). Swish (x·Sigmoid(x), no ONNX op) is matched by conv_bias_act itself.
 inline bool read_activation(const Node& n, ConvActivation& a) {
   if (n.domain() != "" || n.num_outputs() != 1) return false;
   a = {n.op_type(), {}};
-  if (n.op_type() == "Relu" || n.op_type() == "Sigmoid") return true;
+  if (n.op_type() == "Relu" || n.op_type() == "Sigmoid" || n.op_type() == "Tanh" || n.op_type() == "HardSwish")
+    return true;
+  if (n.op_type() == "LeakyRelu" || n.op_type() == "Elu") {
+    a.params = {n.attrs.get_float("alpha", n.op_type() == "LeakyRelu" ? 0.01f : 1.0f)};
+    return true;
+  }
   if (n.op_type() != "Clip") return false;
   float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
   if (n.attrs.has("min") || n.attrs.has("max")) {  // Clip-1/6

@@ -149,6 +149,52 @@ TEST(ConvBiasAct, BiasAndActivationBecomeFusedConv) {
   EXPECT_EQ(g->num_nodes(), 1u) << print(*g);
 }
 
+TEST(ConvBiasAct, SwishAndTheNewActivationsBecomeFusedConv) {
+  PassHarness h;
+  // SiLU as PyTorch exports it: y * Sigmoid(y), both reading the Conv's output.
+  auto g = fuse(h, R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,3,8,8]
+  const %w: f32[6,3,3,3]
+  const %b: f32[6]
+  %c: f32[1,6,8,8] = Conv(%x, %w, %b) {pads=[1,1,1,1]}
+  %s: f32[1,6,8,8] = Sigmoid(%c)
+  %y: f32[1,6,8,8] = Mul(%c, %s)
+  output %y
+}
+)", {"conv_bias_act"}, 1e-5);
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,3,8,8]
+  const %w: f32[6,3,3,3]
+  const %b: f32[6]
+  %y: f32[1,6,8,8] = ge.FusedConv(%x, %w, %b, _) {activation="Swish", pads=[1,1,1,1]}
+  output %y
+}
+)");
+  // Each activation, checked against the unfused graph on random inputs (fuse compares them).
+  for (const std::string act : {"Tanh", "HardSwish", "LeakyRelu", "Elu"}) {
+    std::string text = conv_act_graph("", act);
+    if (act == "HardSwish") text.replace(text.find("ai.onnx=13"), 10, "ai.onnx=14");  // HardSwish-14
+    g = fuse(h, text, {"conv_bias_act"}, 1e-5);
+    EXPECT_EQ(g->num_nodes(), 1u) << act << "\n" << print(*g);
+  }
+  // LeakyRelu's alpha travels as activation_params (ONNX default 0.01 when absent).
+  g = fuse(h, conv_act_graph("", "LeakyRelu"), {"conv_bias_act"}, 1e-5);
+  EXPECT_NE(print(*g).find("activation=\"LeakyRelu\", activation_params=[0.01]"), std::string::npos) << print(*g);
+  // y * Sigmoid(y) where y is also a graph output: the Conv's output must stay, no fusion.
+  g = h.parse(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,3,8,8]
+  const %w: f32[6,3,3,3]
+  %c: f32[1,6,8,8] = Conv(%x, %w) {pads=[1,1,1,1]}
+  %s: f32[1,6,8,8] = Sigmoid(%c)
+  %y: f32[1,6,8,8] = Mul(%c, %s)
+  output %y
+  output %c
+}
+)");
+  h.run(*g, {"conv_bias_act"});
+  EXPECT_EQ(print(*g).find("Swish"), std::string::npos) << print(*g);
+}
+
 TEST(ConvBiasAct, LoneBiasAddFoldsIntoConv) {
   PassHarness h;
   auto g = fuse(h, conv_act_graph("[6,1,1]", ""), {"conv_bias_act"});
