@@ -173,23 +173,14 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
 }
 
 Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir, const std::string& what) {
-  DataType dt = static_cast<DataType>(p.data_type());
-  if (dt == DataType::String) throw UnsupportedError(what + ": string tensors are not supported");
-  if (dtype_size(dt) == 0)
-    throw UnsupportedError(what + ": tensor data type " + std::to_string(p.data_type()) + " is not supported");
-  if (p.has_segment()) throw UnsupportedError(what + ": segmented tensors are not supported");
-  std::vector<int64_t> dims(p.dims().begin(), p.dims().end());
-  for (auto d : dims)
-    if (d < 0) throw Error(what + ": negative dimension in " + Shape(dims).str());
-  Tensor t = Tensor::allocate(dt, Shape(dims));
+  validate_tensor(p, base_dir, what);  // dtype, dims, byte counts, external location: one set of checks
+  const DataType dt = static_cast<DataType>(p.data_type());
+  Tensor t = Tensor::allocate(dt, Shape(std::vector<int64_t>(p.dims().begin(), p.dims().end())));
   if (p.data_location() == onnx::TensorProto::EXTERNAL) {
     read_external(p, base_dir, what, t);
     return t;
   }
   if (p.has_raw_data()) {
-    if (p.raw_data().size() != t.nbytes())
-      throw Error(what + ": raw_data has " + std::to_string(p.raw_data().size()) + " bytes, shape " + t.shape().str() +
-                  " of " + std::string(dtype_name(dt)) + " needs " + std::to_string(t.nbytes()));
     if (t.nbytes()) std::memcpy(t.data(), p.raw_data().data(), t.nbytes());
     return t;
   }
