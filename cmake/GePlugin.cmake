@@ -31,6 +31,12 @@ function(ge_add_plugin name)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${GE_PLUGIN_OUTPUT_DIR})
   endif()
   target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  # A project configured without a build type builds its plugin optimized, as GE's own are
+  # (CMake's empty build type adds no -O flag: kernels at -O0 run many times slower).
+  if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+    target_compile_options(${target} PRIVATE -O2)
+    target_compile_definitions(${target} PRIVATE NDEBUG)
+  endif()
   if(GE_PLUGIN_INSTALL_DIR)
     set(dest ${GE_PLUGIN_INSTALL_DIR})
   else()

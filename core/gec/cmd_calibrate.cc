@@ -283,7 +283,7 @@ int cmd_calibrate(const CommonOptions& common, const std::string& out_path) {
   ge::MachineCeilings ideal = c;
   ideal.launch_us = 0;
   for (auto& [k, v] : ideal.efficiency) v = 1.0;
-  ge::RooflineCostModel roof(ideal);
+  ge::RooflineCostModel roof(ideal, &env->ops);
   std::map<std::string, std::vector<double>> per_class, per_class_nt;
   for (const Bench& b : benches) {
     double e[2];

@@ -12,16 +12,13 @@
 namespace gec {
 
 namespace {
-/// A manifest key that only compiling reads (docs/manifest.md, "Plans"): every key of [compile]
-/// and of the compile stages' sections ([fusion], [simplify], [layout], [memory], [scheduler]),
-/// and every plugin option a compile pass declares (PassInfo::options of a pass that does not
-/// run at plan load), except ascend.soc_version, which loading an .om checks against its own.
-/// [backend] (threads), [registry] and [profiler] apply to a plan too.
+/// A manifest key that only compiling reads (docs/manifest.md, "Plans"): every key of [compile],
+/// every declared option of phase compile (ge/sdk/options.h; ascend.soc_version is declared
+/// run: loading an .om checks it against its own), and every undeclared key a compile pass reads
+/// (PassInfo::options of a pass that does not run at plan load).
 bool compile_time_key(const std::string& key, const ge::core::Environment& env) {
-  const std::string section = key.substr(0, key.find('.'));
-  static const std::set<std::string> compile_sections = {"compile", "fusion", "simplify", "layout", "memory", "scheduler"};
-  if (compile_sections.count(section)) return true;
-  if (key == "ascend.soc_version") return false;
+  if (key.rfind("compile.", 0) == 0) return true;
+  if (auto d = env.option_decls.find(key); d != env.option_decls.end()) return d->second.phase == ge::OptionPhase::Compile;
   for (auto& [p, src] : env.passes) {
     const ge::PassInfo i = p->info();
     if (!i.runtime_safe && std::find(i.options.begin(), i.options.end(), key) != i.options.end()) return true;

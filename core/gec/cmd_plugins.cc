@@ -1,5 +1,6 @@
 // gec plugins: what the manifest loaded.
 #include <cstdio>
+#include <set>
 
 #include "common.h"
 
@@ -45,6 +46,25 @@ int cmd_plugins(const CommonOptions& common) {
   for (auto& e : env->manifest.plugins)
     if (!e.enabled) std::printf("%s  (disabled in the manifest: %s)\n", e.name.c_str(), e.path.c_str());
   std::printf("built-in frontends: onnx\n");
+  return 0;
+}
+
+int cmd_plugin_options(const CommonOptions& common) {
+  auto env = common.load_environment();
+  std::printf("manifest: %s\n", env->manifest.path.c_str());
+  std::printf("%-32s %-8s %-14s %-8s %-14s %s\n", "option", "type", "default", "phase", "plugin", "allowed; help");
+  for (const auto& [key, d] : env->option_decls) {
+    std::string dflt = ge::option_data_toml(d.default_value);
+    std::printf("%-32s %-8s %-14s %-8s %-14s %s; %s\n", key.c_str(), std::string(ge::option_type_name(d.type)).c_str(),
+                dflt.c_str(), d.phase == ge::OptionPhase::Compile ? "compile" : "run", d.plugin.c_str(),
+                ge::option_allowed(d).c_str(), d.help.c_str());
+  }
+  // Keys passes read without declaring them (a third-party plugin's): known, but untyped.
+  std::set<std::string> undeclared;
+  for (auto& [p, src] : env->passes)
+    for (const std::string& o : p->info().options)
+      if (!env->option_decls.count(o)) undeclared.insert(o + " (pass " + p->info().name + ", plugin " + src + ")");
+  for (const std::string& u : undeclared) std::printf("%-32s undeclared: read as TOML text\n", u.c_str());
   return 0;
 }
 

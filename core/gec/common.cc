@@ -123,56 +123,27 @@ void check_path_options(const CLI::App& sub) {
   }
 }
 
-std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked) {
-  return "--backend " + asked + ": plan '" + plan + "' was compiled for backend '" + plan_backend +
-         "'; a compiled plan runs on its own backend (drop --backend, or recompile the model with --backend " + asked + ")";
+ge::core::CompileRequest CommonOptions::request(const std::string& model) const {
+  ge::core::CompileRequest r;
+  r.manifest = manifest;
+  r.model = model;
+  r.backend = backend;
+  r.sets = sets;
+  r.opt_level = opt_level.empty() ? "" : "O" + opt_level;
+  r.numerics = numerics;
+  r.scheduler = scheduler;
+  if (soc_version_given) r.soc_version = soc_version;
+  r.disable = disable;
+  r.threads = threads;
+  r.verify_each = verify_each;
+  r.fail_on_pass_error = fail_on_pass_error;
+  r.print_after = print_after;
+  return r;
 }
 
 std::unique_ptr<ge::core::Environment> CommonOptions::load_environment(const std::string& model) const {
   if (!log_level.empty()) ge::set_log_level(log_level);
-  // The backend asked for: --backend, else the one a plan file was compiled for. Without
-  // --manifest, a backend with its own manifest beside the plugins (<plugin dir>/NAME.toml, e.g.
-  // ascend.toml) is loaded through it; any other through the default manifest.
-  std::string want = backend;
-  if (!model.empty() && ge::core::is_plan_file(model)) {
-    std::string planned;
-    try {
-      planned = ge::core::plan_backend(model);
-    } catch (const ge::Error&) {
-      // Unreadable: the default manifest's load_plan reports what is wrong with the file.
-    }
-    // A plan runs on the backend it was compiled for: another --backend is refused, before any
-    // manifest is loaded (that manifest may not even hold the plan's plugins).
-    if (!backend.empty() && !planned.empty() && backend != planned) throw ge::Error(plan_backend_refusal(model, planned, backend));
-    if (want.empty() && manifest.empty()) want = planned;
-  }
-  std::string path = manifest;
-  if (path.empty()) {
-    path = want.empty() ? "" : ge::core::backend_manifest_path(want);
-    if (path.empty()) path = ge::core::default_manifest_path();
-  }
-  ge::core::Manifest m = ge::core::load_manifest(path);
-  for (const std::string& s : sets) ge::core::apply_override(m, s);
-  if (!opt_level.empty()) m.opt_level = "O" + opt_level;
-  if (!numerics.empty()) m.numerics = numerics;
-  if (!backend.empty()) m.backend = backend;
-  if (!scheduler.empty()) ge::core::apply_override(m, "scheduler.name=\"" + scheduler + "\"");
-  if (soc_version_given) ge::core::apply_override(m, "ascend.soc_version=\"" + soc_version + "\"");
-  for (const std::string& d : disable) m.disabled_passes.push_back(d);
-  std::unique_ptr<ge::core::Environment> env = ge::core::load_environment(m);
-  // Refused here, before any import or load, with the message the Python module gives too.
-  if (!want.empty()) env->backend(want);
-  // --soc-version without the ascend plugin (no --backend ascend, no .om): said before import,
-  // in terms of the option given (the generic check would blame "--set" after the import).
-  if (soc_version_given) {
-    bool read = false;
-    for (auto& [p, src] : env->passes)
-      for (const std::string& o : p->info().options) read |= o == "ascend.soc_version";
-    if (!read)
-      throw ge::Error("--soc-version applies to backend ascend, and no loaded plugin reads ascend.soc_version "
-                      "(add --backend ascend, or run an .om; docs/ascend.md)");
-  }
-  return env;
+  return request(model).load_environment();
 }
 
 ge::core::ImportOptions CommonOptions::import_options() const {
@@ -210,19 +181,10 @@ ge::core::ImportOptions CommonOptions::import_options() const {
 }
 
 ge::core::CompileOptions CommonOptions::compile_options(const ge::core::Environment& env) const {
-  ge::core::CompileOptions o = ge::core::CompileOptions::from_manifest(env.manifest);
-  o.verify_each = verify_each;
-  o.print_after = print_after;
-  o.fail_on_pass_error = fail_on_pass_error;
-  o.threads = thread_count(env);
-  return o;
+  return request().compile_options(env);
 }
 
-int CommonOptions::thread_count(const ge::core::Environment& env) const {
-  if (threads > 0) return threads;
-  if (env.manifest.threads > 0) return env.manifest.threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+int CommonOptions::thread_count(const ge::core::Environment& env) const { return request().thread_count(env); }
 
 namespace {
 using Clock = std::chrono::steady_clock;

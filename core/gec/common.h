@@ -11,6 +11,7 @@
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
 #include "ge/core/pipeline.h"
+#include "ge/core/request.h"
 #include "ge/core/runtime.h"
 #include "ge/sdk/tensor.h"
 
@@ -37,6 +38,8 @@ struct CommonOptions {
   /// default manifest. Throws ge::Error when no loaded plugin registers that backend, listing
   /// the registered backends and the backend manifests found (Environment::backend).
   std::unique_ptr<ge::core::Environment> load_environment(const std::string& model = "") const;
+  /// The options as one core request (ge/core/request.h), which the Python module builds too.
+  ge::core::CompileRequest request(const std::string& model = "") const;
   ge::core::ImportOptions import_options() const;
   ge::core::CompileOptions compile_options(const ge::core::Environment& env) const;
   int thread_count(const ge::core::Environment& env) const;
@@ -52,8 +55,7 @@ void check_numeric_options(const CLI::App& sub);
 /// whose directory does not exist or that names a directory.
 void check_path_options(const CLI::App& sub);
 
-/// The refusal of `--backend asked` for a plan compiled for `plan_backend` (a plan runs on its own).
-std::string plan_backend_refusal(const std::string& plan, const std::string& plan_backend, const std::string& asked);
+using ge::core::plan_backend_refusal;
 
 /// A model taken from file to executable, with the figures the report needs.
 struct Compiled {
@@ -120,6 +122,7 @@ nlohmann::json run_requests(const Compiled& c, const ge::core::Environment& env,
                             bool& check_ok);
 int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
 int cmd_plugins(const CommonOptions& common);
+int cmd_plugin_options(const CommonOptions& common);
 /// `gec ops`: the registries' op types and versions, metadata and backends (cmd_ops.cc).
 int cmd_ops(const CommonOptions& common, const std::string& format);
 /// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc).

@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
 
   CLI::App* plugins = app.add_subcommand("plugins", "List the plugins the manifest loads and what they register");
   common.add_to(*plugins, false);
+  bool plugin_options = false;
+  plugins->add_flag("--options", plugin_options,
+                    "List every declared manifest option: key, type, default, allowed values, phase, plugin, help");
 
   std::string ops_format = "text";
   CLI::App* ops = app.add_subcommand("ops", "List every op type and version the registries define, its metadata and what runs it");
@@ -137,7 +140,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) return gec::cmd_run(model, common, *run);
     if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
-    if (plugins->parsed()) return gec::cmd_plugins(common);
+    if (plugins->parsed()) return plugin_options ? gec::cmd_plugin_options(common) : gec::cmd_plugins(common);
     if (ops->parsed()) return gec::cmd_ops(common, ops_format);
     if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);

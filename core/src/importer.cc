@@ -191,6 +191,7 @@ class Propagation {
 }  // namespace
 
 ImportResult propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
+  g.ops = &env.ops;
   Propagation p(g, env, opts);
   for (Node* n : g.topological_order()) p.node(n);
   if (!opts.frontend.input_shapes.empty() && p.stale_declared)

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -27,6 +28,12 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 /// (its rewrite creates its own pattern again) and is reported, not run on.
 constexpr int kMaxSweeps = 64;
 
+/// A match may be anchored at `n`: its op type is one of the rule's anchors, or the rule gave
+/// none (every op type; FusionRule::anchor_ops).
+bool anchored(const std::vector<std::string>& anchors, const Node& n) {
+  return anchors.empty() || std::find(anchors.begin(), anchors.end(), n.op_type()) != anchors.end();
+}
+
 /// Applies one fusion rule at every anchor until no match is left. Each sweep walks a snapshot of
 /// the topological order by node name (a rewrite removes nodes, so pointers from the snapshot may
 /// dangle; names are looked up again) and rewrites every match it meets; nodes a rewrite creates
@@ -40,11 +47,11 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& ca
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     std::vector<std::string> order;
     for (Node* n : g.topological_order())
-      if (std::find(anchors.begin(), anchors.end(), n->op_type()) != anchors.end()) order.push_back(n->name());
+      if (anchored(anchors, *n)) order.push_back(n->name());
     bool any = false;
     for (const std::string& name : order) {
       Node* n = g.find_node(name);
-      if (!n || std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
+      if (!n || !anchored(anchors, *n)) continue;
       Match m;
       if (!rule.match(*n, ctx, m)) continue;
       rule.rewrite(g, ctx, m);
@@ -66,7 +73,7 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& ca
 bool rule_matches_somewhere(const FusionRule& rule, Graph& g, const HostPassContext& ctx) {
   const std::vector<std::string> anchors = rule.anchor_ops();
   for (Node* n : g.nodes()) {
-    if (std::find(anchors.begin(), anchors.end(), n->op_type()) == anchors.end()) continue;
+    if (!anchored(anchors, *n)) continue;
     Match m;
     if (rule.match(*n, ctx, m)) return true;
   }
@@ -93,9 +100,11 @@ void check_names(const Environment& env, const CompileOptions& o) {
     if (p != "all") check(p, "--print-after");
 }
 
-/// Every key of the option sections must be read by some loaded pass (or the core itself).
+/// Every key of the option sections must be declared by a loaded plugin (or the core itself,
+/// Environment::option_decls) or read by a loaded pass.
 void check_options(const Environment& env) {
-  std::set<std::string> declared = {"fusion.enable", "fusion.disable", "registry.files"};
+  std::set<std::string> declared;
+  for (auto& [key, d] : env.option_decls) declared.insert(key);
   for (auto& [p, src] : env.passes)
     for (auto& o : p->info().options) declared.insert(o);
   for (auto& [n, s] : env.schedulers)
@@ -113,6 +122,14 @@ void check_options(const Environment& env) {
         for (const PluginEntry& e : env.manifest.plugins)
           if (!e.enabled && (e.name == section || e.name == section + "_backend"))
             off = "; plugin '" + e.name + "' would, but " + e.origin + " turns it off (enabled = false)";
+        if (known.empty() && off.empty()) {
+          // No loaded plugin reads the section at all: a misspelt section, or a plugin not loaded.
+          std::set<std::string> sections;
+          for (const std::string& d : declared) sections.insert(d.substr(0, d.find('.')));
+          std::string list;
+          for (const std::string& s : sections) list += (list.empty() ? "" : ", ") + s;
+          throw ConfigError(val.origin + ": unknown section [" + section + "]: no loaded plugin reads it (sections: " + list + ")");
+        }
         throw Error(val.origin + ": unknown key '" + key + "' in [" + section + "]: no loaded plugin reads it" + off +
                     (known.empty() ? std::string() : " (known: " + known + ")"));
       }
@@ -157,27 +174,66 @@ CompileOptions CompileOptions::from_manifest(const Manifest& m) {
   auto strings = [&](const std::string& key) -> std::optional<std::vector<std::string>> {
     auto s = m.sections.find("fusion");
     if (s == m.sections.end() || !s->second.count(key)) return std::nullopt;
-    // Values are TOML arrays of strings: ["a", "b"].
-    std::vector<std::string> out;
-    const std::string& t = s->second.at(key).toml;
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] != '"') continue;
-      size_t j = t.find('"', i + 1);
-      if (j == std::string::npos) break;
-      out.push_back(t.substr(i + 1, j - i - 1));
-      i = j;
-    }
-    return out;
+    return std::get<std::vector<std::string>>(parse_option_as(OptionType::Strings, "fusion." + key, s->second.at(key).toml));
   };
   o.fusion_enable = strings("enable");
   if (auto d = strings("disable")) o.disabled.insert(o.disabled.end(), d->begin(), d->end());
   return o;
 }
 
+/// Reorders the units of each stage so that every PassInfo::after / before constraint holds,
+/// otherwise keeping the given order (Kahn's algorithm taking the earliest ready unit).
+template <class Unit>
+void order_by_constraints(std::vector<Unit>& units, const Environment& env) {
+  std::map<std::string, size_t> at;
+  for (size_t i = 0; i < units.size(); ++i) at[units[i].name] = i;
+  std::vector<std::set<size_t>> preds(units.size());  // must run before unit i
+  bool any = false;
+  for (auto& [p, src] : env.passes) {
+    const PassInfo info = p->info();
+    auto self = at.find(info.name);
+    if (self == at.end()) continue;
+    auto constrain = [&](size_t first, size_t second) {
+      const Unit &a = units[first], &b = units[second];
+      if (a.stage > b.stage)
+        throw Error("pass '" + info.name + "' (plugin '" + src + "') asks that '" + a.name + "' (stage " +
+                    std::string(stage_name(a.stage)) + ") run before '" + b.name + "' (stage " +
+                    std::string(stage_name(b.stage)) + "), against the stage order");
+      if (a.stage == b.stage) preds[second].insert(first), any = true;
+    };
+    for (const std::string& n : info.after)
+      if (auto o = at.find(n); o != at.end()) constrain(o->second, self->second);
+    for (const std::string& n : info.before)
+      if (auto o = at.find(n); o != at.end()) constrain(self->second, o->second);
+  }
+  if (!any) return;
+  std::vector<Unit> out;
+  std::vector<bool> done(units.size(), false);
+  while (out.size() < units.size()) {
+    size_t pick = units.size();
+    for (size_t i = 0; i < units.size() && pick == units.size(); ++i) {
+      if (done[i]) continue;
+      bool ready = true;
+      for (size_t p : preds[i]) ready &= done[p];
+      if (ready) pick = i;
+    }
+    if (pick == units.size()) {
+      std::string cycle;
+      for (size_t i = 0; i < units.size(); ++i)
+        if (!done[i] && !preds[i].empty()) cycle += (cycle.empty() ? "" : ", ") + units[i].name;
+      throw Error("the passes' order constraints (PassInfo::after / before) form a cycle among: " + cycle);
+    }
+    done[pick] = true;
+    out.push_back(std::move(units[pick]));
+  }
+  units = std::move(out);
+}
+
 CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptions& opts) {
   auto t_all = Clock::now();
   check_names(env, opts);
   check_options(env);
+  g.ops = &env.ops;
   CompileResult result;
   HostPassContext ctx(env, opts, g, result.counters);
   std::ostream& print_to = opts.print_to ? *opts.print_to : std::cerr;
@@ -217,8 +273,10 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     Pass* pass = p.get();
     units.push_back({i.name, i.stage, i.min_level, i.numerics, [pass, &ctx](Graph& gr, std::string&) { return pass->run(gr, ctx); }});
   }
-  // Stable: within a stage, fusion rules (by priority) first, then passes in registration order.
+  // Stable: within a stage, fusion rules (by priority) first, then passes in registration order;
+  // then the passes' own order constraints (PassInfo::after / before).
   std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.stage < b.stage; });
+  order_by_constraints(units, env);
 
   std::optional<Stage> current;
   auto stage_done = [&] {

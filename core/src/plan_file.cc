@@ -212,6 +212,7 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
   } catch (const Error& e) {
     throw Error(w + ": " + e.what());
   }
+  c.graph->ops = &env.ops;
   check_kernels(*c.graph, h.backend(), env, w);
   try {
     plan_detail::check_invariants(*c.graph, env);

@@ -52,6 +52,48 @@ class LibraryBoundKernel : public Kernel {
   LibPtr lib_;
 };
 
+/// The format preference of `backend` the layout pass asks: every plugin's function for that
+/// backend, the latest registered first (a plugin loaded after the backend answers for its own
+/// kernels' ops, and may override the backend's answer); the first answer given is taken, none
+/// means plain layouts only.
+void compose_format_preferences(Environment& env, const std::string& backend) {
+  auto& chain = env.format_preference_chain[backend];
+  if (chain.empty()) {
+    env.format_preferences.erase(backend);
+    env.format_preference_chain.erase(backend);
+    return;
+  }
+  std::vector<FormatPreferenceFn> fns;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) fns.push_back(it->second);
+  env.format_preferences[backend] = [fns = std::move(fns)](const Node& n) -> std::optional<NodeFormats> {
+    for (const FormatPreferenceFn& f : fns)
+      if (std::optional<NodeFormats> r = f(n)) return r;
+    return std::nullopt;
+  };
+}
+
+/// Adds a declaration (Registrar::declare_option): "section.key" with a section that is not the
+/// manifest's own, a default of the declared type and within its range, declared once.
+void declare_option_in(Environment& env, OptionDecl d, const std::string& plugin) {
+  const std::string who = plugin == "core" ? "the core" : "plugin '" + plugin + "'";
+  const size_t dot = d.key.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == d.key.size() || d.key.find('.', dot + 1) != std::string::npos)
+    throw Error(who + " declares option '" + d.key + "': the key must be SECTION.KEY");
+  const std::string section = d.key.substr(0, dot);
+  if (section == "include" || section == "plugin" || section == "compile" || section == "backend")
+    throw Error(who + " declares option '" + d.key + "' in [" + section + "], a section of the manifest itself");
+  if (auto it = env.option_decls.find(d.key); it != env.option_decls.end())
+    throw Error("option '" + d.key + "' declared twice: by " + (it->second.plugin == "core" ? "the core" : "plugin '" + it->second.plugin + "'") +
+                " and by " + who);
+  try {
+    parse_option(d, option_data_toml(d.default_value));
+  } catch (const ConfigError& e) {
+    throw Error(who + " declares option '" + d.key + "' with a default that is not valid: " + e.what());
+  }
+  d.plugin = plugin;
+  env.option_decls.emplace(d.key, std::move(d));
+}
+
 class HostRegistrar : public Registrar {
  public:
   HostRegistrar(Environment& env, PluginInfo& info, std::string dir, LibPtr lib)
@@ -66,6 +108,9 @@ class HostRegistrar : public Registrar {
     return text;
   }
   void add_op(OpDef def) override {
+    if (info_.abi_major == 1 && info_.abi_minor < 6)
+      throw Error("plugin '" + info_.name + "' (SDK ABI 1." + std::to_string(info_.abi_minor) + ") registers op '" +
+                  def.op_type + "', but OpDef changed in SDK ABI 1.6 (op contracts): rebuild the plugin against this SDK");
     def.source = info_.name;
     std::string label = def.op_type + (def.domain.empty() ? "" : "@" + def.domain) + "-" + std::to_string(def.since_version);
     env_.ops.add(std::move(def));
@@ -117,6 +162,9 @@ class HostRegistrar : public Registrar {
     ++added_frontends_;
   }
   void add_pass(std::shared_ptr<Pass> p) override {
+    if (info_.abi_major == 1 && info_.abi_minor < 6)
+      throw Error("plugin '" + info_.name + "' (SDK ABI 1." + std::to_string(info_.abi_minor) +
+                  ") registers a pass, but PassInfo changed in SDK ABI 1.6 (after, before): rebuild the plugin against this SDK");
     std::string n = p->info().name;
     for (auto& [q, src] : env_.passes)
       if (q->info().name == n) throw Error("pass '" + n + "' registered twice: by '" + src + "' and by '" + info_.name + "'");
@@ -139,17 +187,24 @@ class HostRegistrar : public Registrar {
     added_planners_.push_back(n);
   }
   void add_format_preference(const std::string& backend, FormatPreferenceFn fn) override {
-    if (env_.format_preferences.count(backend))
-      throw Error("format preferences of backend '" + backend + "' registered twice (second by plugin '" +
-                  info_.name + "')");
+    auto& chain = env_.format_preference_chain[backend];
+    for (auto& [who, f] : chain)
+      if (who == info_.name)
+        throw Error("format preferences of backend '" + backend + "' registered twice by plugin '" + info_.name + "'");
     LibPtr lib = lib_;
-    env_.format_preferences[backend] = [fn = std::move(fn), lib](const Node& n) { return fn(n); };
+    chain.emplace_back(info_.name, [fn = std::move(fn), lib](const Node& n) { return fn(n); });
+    compose_format_preferences(env_, backend);
     added_preferences_.push_back(backend);
     info_.format_preferences.push_back(backend);
   }
   void add_scheduler(std::shared_ptr<Scheduler> s) override {
     std::string n = s->name();
     if (env_.schedulers.count(n)) throw Error("scheduler '" + n + "' registered twice");
+    for (OptionDecl& d : s->option_decls()) {
+      if (d.key.rfind("scheduler.", 0) != 0)
+        throw Error("scheduler '" + n + "' of plugin '" + info_.name + "' declares option '" + d.key + "' outside [scheduler]");
+      declare_option(std::move(d));
+    }
     env_.schedulers[n] = keep_alive(std::move(s));
     info_.schedulers.push_back(n);
     added_schedulers_.push_back(n);
@@ -189,11 +244,20 @@ class HostRegistrar : public Registrar {
     added_simulators_.push_back(backend);
     info_.device_simulators.push_back(backend);
   }
+  void declare_option(OptionDecl decl) override {
+    const std::string key = decl.key;
+    declare_option_in(env_, std::move(decl), info_.name);
+    info_.options.push_back(key);
+  }
   /// Removes everything this plugin registered.
   void roll_back() {
+    for (auto& k : info_.options) env_.option_decls.erase(k);
     for (auto& b : added_cost_models_) env_.cost_model_factories.erase(b);
     for (auto& b : added_simulators_) env_.device_simulators.erase(b);
-    for (auto& b : added_preferences_) env_.format_preferences.erase(b);
+    for (auto& b : added_preferences_) {
+      std::erase_if(env_.format_preference_chain[b], [&](auto& e) { return e.first == info_.name; });
+      compose_format_preferences(env_, b);
+    }
     for (auto& n : added_planners_) env_.memory_planners.erase(n);
     for (auto& n : added_schedulers_) env_.schedulers.erase(n);
     auto mine = [&](auto& entry) { return entry.second == info_.name; };
@@ -321,15 +385,12 @@ void load_registry_files(Environment& env) {
   auto sec = env.manifest.sections.find("registry");
   if (sec == env.manifest.sections.end() || !sec->second.count("files")) return;
   const OptionValue& v = sec->second.at("files");
-  std::string origin_file = v.origin.substr(0, v.origin.rfind(':'));
+  std::string origin_file = v.origin == "--set" ? "." : v.origin.substr(0, v.origin.rfind(':'));
   fs::path base = fs::path(origin_file).parent_path();
-  const std::string& t = v.toml;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] != '"') continue;
-    size_t j = t.find('"', i + 1);
-    if (j == std::string::npos) break;
-    fs::path p(t.substr(i + 1, j - i - 1));
-    i = j;
+  // Checked against its declaration by check_option_values.
+  const OptionData files = parse_option(env.option_decls.at("registry.files"), v.toml);
+  for (const std::string& file : std::get<std::vector<std::string>>(files)) {
+    fs::path p(file);
     fs::path full = p.is_absolute() ? p : base / p;
     const std::string text = read_regular_file(full.string(), v.origin + ": registry file", uint64_t{16} << 20);
     for (OpDef& d : parse_op_defs_toml(text, full.string())) {
@@ -383,14 +444,47 @@ const Frontend& Environment::frontend_for(const std::string& path) const {
 
 void load_plugin(Environment& env, const PluginEntry& entry) { load_one(env, entry); }
 
+/// The options the core reads itself (docs/manifest.md).
+void declare_core_options(Environment& env) {
+  auto strings = [&](const char* key, const char* help) {
+    OptionDecl d;
+    d.key = key;
+    d.type = OptionType::Strings;
+    d.default_value = std::vector<std::string>{};
+    d.help = help;
+    declare_option_in(env, std::move(d), "core");
+  };
+  strings("fusion.enable", "only these fusion rules run (default: every rule the level allows)");
+  strings("fusion.disable", "fusion rules and passes that do not run");
+  strings("registry.files", "registry TOML files ([[op]], [[meta]]) relative to the manifest (registry/README.md)");
+  env.option_decls.at("registry.files").phase = OptionPhase::Run;  // a plan loads them too
+}
+
+/// Every manifest value of a declared option parses as its declaration says (type, range,
+/// choices); the error names the manifest file and line, or the --set, and the allowed values.
+void check_option_values(const Environment& env) {
+  for (const auto& [section, keys] : env.manifest.sections)
+    for (const auto& [key, val] : keys) {
+      auto d = env.option_decls.find(section + "." + key);
+      if (d == env.option_decls.end()) continue;  // unknown keys: the pass manager's check
+      try {
+        parse_option(d->second, val.toml);
+      } catch (const ConfigError& e) {
+        throw ConfigError((val.origin.empty() ? "--set" : val.origin) + ": " + e.what());
+      }
+    }
+}
+
 std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   auto env = std::make_unique<Environment>();
   env->manifest = manifest;
   env->frontends.push_back(make_onnx_frontend());
+  declare_core_options(*env);
   for (const PluginEntry& e : manifest.plugins)
     if (e.enabled) load_one(*env, e);
+  check_option_values(*env);
   load_registry_files(*env);
-  env->cost_model = std::make_shared<RooflineCostModel>(load_calibration());
+  env->cost_model = std::make_shared<RooflineCostModel>(load_calibration(), &env->ops);
   return env;
 }
 

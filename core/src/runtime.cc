@@ -39,9 +39,9 @@ struct Executable::Impl {
 
 namespace {
 /// A node whose only output the memory plan put on its first input's bytes, with the same size,
-/// and whose op only moves data (registry pattern injective: Reshape, Flatten, Squeeze, …): its
-/// output is the input reinterpreted, so nothing needs to run. In-place elementwise ops also
-/// share bytes but compute, and are not injective.
+/// and whose op is a view by the registry's contract (OpDef::view: Reshape, Flatten, Squeeze, …):
+/// its output is the input reinterpreted, so nothing needs to run. In-place elementwise ops also
+/// share bytes but compute, and are not views.
 bool is_view(const Node& n, const Graph& g, const Environment& env) {
   if (g.arena_bytes == 0 || n.num_outputs() != 1 || n.num_inputs() == 0) return false;
   const Value* in = n.input(0);
@@ -49,7 +49,7 @@ bool is_view(const Node& n, const Graph& g, const Environment& env) {
   if (!in || !out || in->arena_offset < 0 || out->arena_offset != in->arena_offset) return false;
   if (in->nbytes() != out->nbytes() || out->is_graph_output() || in->is_graph_input()) return false;
   const OpDef* def = env.ops.find(n.domain(), n.op_type(), g.opset(n.domain()));
-  return def && def->pattern == OpPattern::Injective;
+  return def && def->view;
 }
 
 std::string value_label(const Value& v) {

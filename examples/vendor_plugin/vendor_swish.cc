@@ -7,6 +7,12 @@
 // Activation Functions"; SiLU in PyTorch). The kernel evaluates the unfused Sigmoid + Mul's
 // formula (s = 1 / (1 + exp(-x)); y = x * s), so the rewrite declares itself exact; its std::exp
 // and the CPU backend's vectorized exp may differ in the last bit.
+//
+// It also shows the SDK's contracts for third parties: an option of its own section
+// (`[vendor_swish] min_elements`, declared with its type and range, so a wrong value in a manifest
+// is an error naming the file and line), the in-place contract of its op (OpDef::inplace_inputs),
+// and format preferences for the CPU backend (vendor.Swish is elementwise: it runs on NC1HWC0
+// where its neighbours do, with no TransData around it).
 #include <cmath>
 
 #include "ge/sdk/plugin.h"
@@ -20,7 +26,9 @@ class SwishKernel final : public ge::Kernel {
   void run(ge::KernelIO& io) override {
     const float* x = io.inputs[0].data_as<float>();
     float* y = io.outputs[0].data_as<float>();
-    const int64_t n = io.outputs[0].numel();
+    // Every stored element, the channel padding of a blocked layout included (elementwise: the
+    // layout does not change what is computed).
+    const int64_t n = static_cast<int64_t>(io.outputs[0].nbytes() / sizeof(float));
     for (int64_t i = 0; i < n; ++i) {
       const float s = 1.0f / (1.0f + std::exp(-x[i]));
       y[i] = x[i] * s;
@@ -45,6 +53,8 @@ class SigmoidMulSwish final : public ge::FusionRule {
     m = {};
     if (!ge::match_pattern(pattern, anchor, m)) return false;
     if (m.value("x")->dtype != ge::DataType::Float32) return false;  // the kernel is float32 only
+    // [vendor_swish] min_elements: smaller tensors keep Sigmoid + Mul.
+    if (m.value("x")->numel() < ctx.int_option("vendor_swish", "min_elements", 0)) return false;
     // Sigmoid's output feeds only this Mul and is no graph output; fuse_flags permit it.
     if (!ge::interior_is_private(m, "mul")) return false;
     if (!ge::fuse_flags_allow(m, "mul", ctx.ops(), *anchor.graph())) return false;
@@ -80,7 +90,19 @@ void register_vendor_swish(ge::Registrar& r) {
   d.fuse_flag = ge::FuseFlag::Fusable;
   d.numerics = "same float operations as Sigmoid followed by Mul";
   d.doc = "x * sigmoid(x) = x / (1 + exp(-x)) (Swish / SiLU).";
+  d.inplace_inputs = {0};  // the kernel reads x[i] before it writes y[i]
   r.add_op(d);
+  r.declare_option({"vendor_swish.min_elements", ge::OptionType::Int, int64_t{0}, 0, {}, {},
+                    "sigmoid_mul_swish fuses only tensors of at least this many elements", ge::OptionPhase::Compile, ""});
+  r.add_format_preference("cpu", [](const ge::Node& n) -> std::optional<ge::NodeFormats> {
+    if (n.domain() != kDomain || n.op_type() != "Swish") return std::nullopt;  // the CPU backend's ops
+    if (!n.input(0) || n.input(0)->shape.rank() != 4) return std::nullopt;    // NC1HWC0 is 4-D
+    ge::NodeFormats f;
+    f.inputs = {ge::Format::NC1HWC0};
+    f.outputs = {ge::Format::NC1HWC0};
+    f.follows = true;  // layout-agnostic: blocked only where its neighbours are
+    return f;
+  });
   r.set_shape_inference(kDomain, "Swish", [](ge::InferContext& c) {  // identity
     c.set_output(0, c.input_type(0), c.input_shape(0));
   });

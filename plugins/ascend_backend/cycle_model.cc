@@ -473,7 +473,16 @@ double task_lower_bound(const TaskWork& w, const Platform& p) {
 TaskCycles task_cycles(const TaskWork& w, const Platform& p) {
   // The schedulers price the same node many times (ranks, candidates): results are memoized by
   // everything they depend on (bounded; cleared when full).
-  std::string key = p.file + "|" + w.engine + "|" + w.op_type + "|";
+  // The platform's numbers are part of the key, not only its file: a platform adjusted in memory
+  // (a test, a tuning run) must not get the prices of the file's numbers.
+  std::string key = p.file;
+  for (const auto& [name, num] : p.numbers) {
+    char nb[48];
+    std::snprintf(nb, sizeof nb, "=%.17g;", num.value);
+    key += name;
+    key += nb;
+  }
+  key += "|" + w.engine + "|" + w.op_type + "|";
   for (int64_t v : w.tiling) key += std::to_string(v) + ",";
   char buf[160];
   std::snprintf(buf, sizeof buf, "|%.17g|%.17g|%.17g|%.17g|%.17g|%.17g|%lld", w.input_bytes, w.input0_bytes, w.epilogue_bytes,

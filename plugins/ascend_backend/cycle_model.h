@@ -1,5 +1,5 @@
 // plugins/ascend_backend/cycle_model.h — how many AI Core clock cycles one task of the offline
-// model takes (issue 10; every formula with its source in docs/ascend.md, "Cycle model").
+// model takes (every formula with its source in docs/ascend.md, "Cycle model").
 //
 // A Da Vinci core runs independent pipes that synchronize through flags (Ascend C programming
 // guide: pipes M = Cube, V = Vector, MTE1 = L1→L0A/L0B, MTE2 = global memory→L1/UB, MTE3 = UB→

@@ -37,7 +37,7 @@ void register_ascend(ge::Registrar& r) {
   // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).
   r.add_pass(ge::ascend::make_tiling_pass(r.plugin_dir() + "/ascend/platforms"));
   ge::ascend::register_offline_model(r);  // plan section "ascend.om": the offline model
-  // Timing (issue 10, docs/ascend.md "Cycle model"): the schedulers estimate with the cycle
+  // Timing (docs/ascend.md "Cycle model"): the schedulers estimate with the cycle
   // model; gec run / profile show the simulated device time.
   const std::string platforms = r.plugin_dir() + "/ascend/platforms";
   r.add_cost_model("ascend", [platforms](const ge::OptionReader& o) -> std::shared_ptr<const ge::CostModel> {

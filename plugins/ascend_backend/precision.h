@@ -1,4 +1,4 @@
-// plugins/ascend_backend/precision.h — the precision modes (issue 9 item 2, the vendor's ATC
+// plugins/ascend_backend/precision.h — the precision modes (docs/ascend.md "Precision modes", the vendor's ATC
 // `--precision_mode` names) and the pass that applies them: `ascend_precision` (Stage::Fusion,
 // after the fusion rules, before the layout pass). docs/ascend.md describes each mode.
 #pragma once

@@ -11,7 +11,7 @@
 //                     re-check against that platform file at load)
 // The emulator's kernels read it back at build (load) time, refuse it when it does not fit the
 // platform's buffers or does not match the node (a corrupted offline model), and execute the
-// task tile by tile in the stored order. The cycle model (issue 10) prices the same tiles.
+// task tile by tile in the stored order. The cycle model (docs/ascend.md "Cycle model") prices the same tiles.
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // plugins/ascend_backend/timeline.h — a discrete-event simulation of the offline model's task
-// list on one device (issue 10, docs/ascend.md "Timeline").
+// list on one device (docs/ascend.md "Timeline").
 //
 // Streams are in-order queues (task.h). An EventRecord task marks its event recorded when the
 // tasks before it on its stream are done; an EventWait task holds its stream until the event is

@@ -3,9 +3,8 @@
 //
 // The output is cut into blocks of kBlock elements. For each block every instruction writes its
 // result into a scratch buffer of kBlock floats (the last one writes straight into the output),
-// so intermediates stay in L1 and no buffer exceeds kBlock * 4 bytes = 4 KiB (issue 4 asks for
-// ≤ 64 KiB). Inputs of the output's shape are read in place; a one-element input is a scalar
-// operand; other broadcast inputs are seen through their collapsed loop plans (broadcast.h).
+// so intermediates stay in L1 and no buffer exceeds kBlock * 4 bytes = 4 KiB. Inputs of the output's shape are read in place; a one-element
+// input is a scalar operand; other broadcast inputs are seen through their collapsed loop plans (broadcast.h).
 // Blocks are cut so that they never cross a run of such an input, which then is a scalar (a
 // per-channel [C,1,1] bias) or a pointer per block; only when runs are short is it gathered.
 // Scratch is allocated once at build time, one set per thread; run() allocates nothing.

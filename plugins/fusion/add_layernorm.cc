@@ -3,7 +3,7 @@
 // formed row by row inside the normalization instead of a pass over memory of its own.
 //
 // Refused when the Add's result has another consumer or is a graph output: the fused kernel
-// does not write the sum, so keeping it would mean computing it twice (issue 4's shared-LayerNorm
+// does not write the sum, so keeping it would mean computing it twice (the shared-LayerNorm
 // case). A manifest option to duplicate instead is not offered.
 #include "registration.h"
 #include "transformer_util.h"

@@ -25,23 +25,9 @@ namespace {
 
 constexpr int64_t kDefaultFoldLimitBytes = int64_t{1} << 20;
 
-/// Reads simplify.fold_limit_bytes (TOML integer text, `_` separators allowed).
+/// simplify.fold_limit_bytes (declared by fold_limit_option: checked when the environment loads).
 int64_t fold_limit_bytes(const PassContext& ctx) {
-  std::optional<std::string> text = ctx.option("simplify", "fold_limit_bytes");
-  if (!text) return kDefaultFoldLimitBytes;
-  std::string digits;
-  for (char c : *text)
-    if (c != '_') digits += c;
-  size_t end = 0;
-  int64_t v = -1;
-  try {
-    v = std::stoll(digits, &end);
-  } catch (const std::exception&) {
-    end = 0;
-  }
-  if (end == 0 || end != digits.size() || v < 0)
-    throw ConfigError("simplify.fold_limit_bytes = " + *text + ": must be an integer >= 0 (bytes)");
-  return v;
+  return ctx.int_option("simplify", "fold_limit_bytes", kDefaultFoldLimitBytes);
 }
 
 /// A value whose contents are fixed at compile time. A graph input may carry data (an old-IR
@@ -121,5 +107,10 @@ class ConstantFolding : public Pass {
 }  // namespace
 
 GE_FUSION_PASS(ConstantFolding, 20);
+
+OptionDecl fold_limit_option() {
+  return {"simplify.fold_limit_bytes", OptionType::Int, kDefaultFoldLimitBytes, 0, {}, {},
+          "largest constant (bytes) constant folding creates; a bigger result stays a node", OptionPhase::Compile, ""};
+}
 
 }  // namespace ge::fusion

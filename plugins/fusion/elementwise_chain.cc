@@ -15,35 +15,29 @@
 #include <map>
 #include <set>
 
+#include "ge/sdk/error.h"
 #include "ge/sdk/pass.h"
 #include "registration.h"
 
 namespace ge::fusion {
 namespace {
 
-constexpr size_t kMaxOps = 64;  // bounds the kernel's scratch buffers (one per instruction)
-// The CPU kernel takes at most 256 operands (inputs + instructions); a node with k data inputs
-// adds at most k inputs and max(1, k-1) instructions, so 2k per node stays under it.
-constexpr size_t kMaxOperandBudget = 256;
+// A fused group has at most 64 nodes: it bounds the work of one match and the kernels' scratch
+// (one block buffer per instruction).
+constexpr size_t kMaxOps = 64;
 
-/// The ops ge.FusedElementwise computes (ops/elementwise.toml); an op is fused only when the
-/// registry also gives it pattern elementwise or broadcast.
-const std::vector<std::string>& fusable_ops() {
-  static const std::vector<std::string> ops = {
-      "Add",  "Sub",  "Mul",  "Div",        "Pow",   "Sum",  "Max",       "Min",       "Sqrt", "Erf",
-      "Relu", "Clip", "Sigmoid", "Tanh",    "Exp",   "Log",  "Neg",       "Abs",       "Reciprocal",
-      "Floor", "Ceil", "LeakyRelu", "Elu",  "Selu",  "Celu", "ThresholdedRelu", "HardSigmoid",
-      "HardSwish", "Softplus", "Softsign"};
-  return ops;
+/// The operand budget of ge.FusedElementwise's kernels (registry contract max_operands: data
+/// inputs + instructions); a node with k data inputs adds at most k inputs and max(1, k-1)
+/// instructions, so 2k per node stays under it.
+size_t operand_budget(const OpRegistry& reg) {
+  const OpDef* d = reg.find("ge", "FusedElementwise", 1);
+  if (!d || d->max_operands <= 0) throw Error("elementwise_chain: ge.FusedElementwise has no max_operands contract in the registry");
+  return static_cast<size_t>(d->max_operands);
 }
 
-bool supported_op(const std::string& op) {
-  static const std::set<std::string> ops(fusable_ops().begin(), fusable_ops().end());
-  return ops.count(op) != 0;
-}
-
-/// Variadic ops, written as a left-to-right chain of binary instructions (as their kernels fold).
-bool variadic(const std::string& op) { return op == "Sum" || op == "Max" || op == "Min"; }
+/// Variadic ops (Sum, Max, Min, by their schema), written as a left-to-right chain of binary
+/// instructions (as their kernels fold).
+bool variadic(const OpDef& d) { return !d.inputs.empty() && d.inputs.back().variadic; }
 
 /// The float attributes an instruction carries in `imms`, in order, with the schema defaults.
 std::vector<float> attribute_imms(const Node& n) {
@@ -76,16 +70,18 @@ bool clip_bounds(const Node& n, float& lo, float& hi) {
   return true;
 }
 
-/// An op the fused kernel computes: supported type, ONNX domain, registry pattern elementwise or
-/// broadcast, float32 throughout, one output.
+/// An op the fused kernel computes: ONNX domain, an instruction of ge.FusedElementwise by the
+/// registry (OpDef::elementwise_instruction) with pattern elementwise or broadcast, float32
+/// throughout, one output.
 bool candidate(const Node& n, const OpRegistry& reg) {
-  if (!n.domain().empty() || !supported_op(n.op_type()) || n.num_outputs() != 1) return false;
+  if (!n.domain().empty() || n.num_outputs() != 1) return false;
   const OpDef* d = reg.find("", n.op_type(), n.graph()->opset(""));
-  if (!d || (d->pattern != OpPattern::Elementwise && d->pattern != OpPattern::Broadcast)) return false;
+  if (!d || !d->elementwise_instruction) return false;
+  if (d->pattern != OpPattern::Elementwise && d->pattern != OpPattern::Broadcast) return false;
   if (d->fuse_flag == FuseFlag::Never) return false;
   if (n.output(0)->dtype != DataType::Float32) return false;
   const size_t data_inputs = n.op_type() == "Clip" ? 1 : n.num_inputs();
-  if (data_inputs == 0 || (variadic(n.op_type()) && n.num_inputs() < 2)) return false;
+  if (data_inputs == 0 || (variadic(*d) && n.num_inputs() < 2)) return false;
   for (size_t i = 0; i < data_inputs; ++i)
     if (!n.input(i) || n.input(i)->dtype != DataType::Float32) return false;
   float lo, hi;
@@ -115,7 +111,8 @@ class ElementwiseChainRule final : public FusionRule {
     return {"elementwise_chain", NumericsEffect::Exact, OptLevel::O2, 5,
             "maximal trees of float32 elementwise/broadcast ops -> one ge.FusedElementwise"};
   }
-  std::vector<std::string> anchor_ops() const override { return fusable_ops(); }
+  // Every op type: which ones the fused kernel computes is registry data (candidate()).
+  std::vector<std::string> anchor_ops() const override { return {}; }
 
   // Match: the tree's nodes are captured as "root" and "n1", "n2", … (post order is rebuilt by
   // the rewrite from the graph edges, so the Match only needs membership).
@@ -127,13 +124,14 @@ class ElementwiseChainRule final : public FusionRule {
     if (!out.uses().empty() && absorbable(out, *out.uses().front().node, reg)) return false;
     auto cost = [](const Node& n) { return 2 * (n.op_type() == "Clip" ? 1 : n.num_inputs()); };
     std::vector<Node*> group = {&anchor};
+    const size_t max_budget = operand_budget(reg);
     size_t budget = cost(anchor);
     for (size_t k = 0; k < group.size() && group.size() < kMaxOps; ++k) {
       Node* n = group[k];
       const size_t data_inputs = n->op_type() == "Clip" ? 1 : n->num_inputs();
       for (size_t i = 0; i < data_inputs && group.size() < kMaxOps; ++i) {
         Value* v = n->input(i);
-        if (!absorbable(*v, *n, reg) || budget + cost(*v->producer()) > kMaxOperandBudget) continue;
+        if (!absorbable(*v, *n, reg) || budget + cost(*v->producer()) > max_budget) continue;
         if (std::find(group.begin(), group.end(), v->producer()) == group.end()) {
           group.push_back(v->producer());
           budget += cost(*v->producer());
@@ -181,7 +179,8 @@ class ElementwiseChainRule final : public FusionRule {
     for (const Node* n : order) {
       const std::string& op = n->op_type();
       int64_t r;
-      if (variadic(op)) {  // left to right, as the Sum/Max/Min kernels fold
+      const OpDef* def = ctx.ops().find("", op, g.opset(""));
+      if (def && variadic(*def)) {  // left to right, as the Sum/Max/Min kernels fold
         const std::string step = op == "Sum" ? "Add" : op;
         r = index.at(n->input(0));
         for (size_t i = 1; i < n->num_inputs(); ++i) r = emit(step, {r, index.at(n->input(i))});

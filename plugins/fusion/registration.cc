@@ -19,7 +19,10 @@ std::vector<InferEntry>& infer_entries() {
   return v;
 }
 
+OptionDecl fold_limit_option();  // constant_folding.cc
+
 void register_all(Registrar& r) {
+  r.declare_option(fold_limit_option());
   for (const OpFile& f : embedded_op_files())
     for (OpDef& d : parse_op_defs_toml(f.text, f.origin)) r.add_op(std::move(d));
   for (const InferEntry& e : infer_entries()) r.set_shape_inference(e.domain, e.op_type, e.fn);

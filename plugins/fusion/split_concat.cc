@@ -1,4 +1,4 @@
-// plugins/fusion/split_concat.cc — the `split_concat` rule (memory-level fusion, issue 4):
+// plugins/fusion/split_concat.cc — the `split_concat` rule (memory-level fusion):
 //  - Concat(Split(x) pieces, in order, all of them, same axis) → x: the two copies cancel;
 //  - Concat(.., Concat(a, b), ..) on one axis → Concat(.., a, b, ..): one copy instead of two.
 // Both are data movement only, so the rewrite is exact.

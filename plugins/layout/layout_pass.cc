@@ -13,17 +13,8 @@
 namespace ge::layout {
 namespace {
 
-std::string read_format(const PassContext& ctx) {
-  std::optional<std::string> text = ctx.option("layout", "format");
-  if (!text) return "auto";
-  std::string s = *text;
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
-  // ConfigError: the pass manager stops with it instead of undoing the pass (which would compile
-  // another layout than the one asked for).
-  if (s != "auto" && s != "NCHW" && s != "NC1HWC0")
-    throw ConfigError("layout.format = " + *text + ": must be one of auto, NCHW, NC1HWC0");
-  return s;
-}
+/// layout.format (declared by layout_format_option: checked when the environment loads).
+std::string read_format(const PassContext& ctx) { return ctx.string_option("layout", "format", "auto"); }
 
 class LayoutPass : public Pass {
  public:
@@ -55,5 +46,10 @@ class LayoutPass : public Pass {
 }  // namespace
 
 std::shared_ptr<Pass> make_layout_pass() { return std::make_shared<LayoutPass>(); }
+
+OptionDecl layout_format_option() {
+  return {"layout.format", OptionType::String, std::string("auto"), {}, {}, {"auto", "NCHW", "NC1HWC0"},
+          "activation layout: auto (NC1HWC0 where the backend prefers it), or one format everywhere it applies", OptionPhase::Compile, ""};
+}
 
 }  // namespace ge::layout

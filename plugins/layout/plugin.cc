@@ -5,6 +5,7 @@
 
 namespace ge::layout {
 std::shared_ptr<Pass> make_layout_pass();
+OptionDecl layout_format_option();
 }
 
 namespace {
@@ -13,6 +14,7 @@ void register_layout(ge::Registrar& r) {
   for (const ge::layout::OpFile& f : ge::layout::embedded_op_files())
     for (ge::OpDef& d : ge::parse_op_defs_toml(f.text, f.origin)) r.add_op(std::move(d));
   r.set_shape_inference("ge", "TransData", ge::layout::infer_transdata);
+  r.declare_option(ge::layout::layout_format_option());
   r.add_pass(ge::layout::make_layout_pass());
 }
 

@@ -11,9 +11,10 @@
 namespace ge::memory {
 namespace {
 
-bool is_view_op(const Node& n) {
-  static const std::set<std::string> kViews = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"};
-  return n.domain().empty() && kViews.count(n.op_type());
+/// The registry's view contract (OpDef::view): output 0 is input 0's bytes under a new shape.
+bool is_view_op(const Node& n, const OpRegistry& ops) {
+  const OpDef* def = ops.find(n.domain(), n.op_type(), n.graph()->opset(n.domain()));
+  return def && def->view;
 }
 
 class Grouping {
@@ -78,22 +79,20 @@ bool dies_at(const BufferGroup& grp, const Node& n, const StreamOrder* order) {
   return true;
 }
 
-/// In-place: the op reads each element of a same-shaped input before writing that element of
-/// the output (registry pattern elementwise/broadcast), and nothing reads the input's bytes
-/// after this step (the whole group dies here, no other input of the node shares it).
-/// ONNX's variadic elementwise ops (Sum, Max, Min, Mean) are left-to-right folds, and kernels
-/// compute them pass by pass, out = in0 ⊕ in1 then out ⊕= in_k, reading in_k (k >= 2) after
-/// the output was written: only in0 and in1 qualify, and not when the same value is also a
-/// later operand (Sum(v, w, v)). ge.FusedElementwise, variadic too, is one pass per element.
+/// In-place: the registry's contract (OpDef::inplace_inputs) says the op's kernels read each
+/// element of input i before writing that element of the output; it applies when input i has the
+/// output's dtype, shape and layout and nothing reads its bytes after this step (the whole group
+/// dies here, no other input of the node shares it). A value given twice to a variadic ai.onnx op
+/// (Sum(v, w, v)) stays out: the kernels' later passes read it again after the output was written.
 void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset, const StreamOrder* order) {
   const OpDef* def = ops.find(n.domain(), n.op_type(), opset);
-  if (!def || (def->pattern != OpPattern::Elementwise && def->pattern != OpPattern::Broadcast)) return;
+  if (!def || def->inplace_inputs.empty()) return;
   Value* out = n.output(0);
   if (n.num_outputs() != 1 || !G.has(out)) return;
   const bool variadic = n.domain().empty() && !def->inputs.empty() && def->inputs.back().variadic;
   for (size_t i = 0; i < n.num_inputs(); ++i) {
     Value* in = n.input(i);
-    if (variadic && i >= 2) break;
+    if (!def->may_run_inplace_on(i)) continue;
     if (!G.has(in) || in->dtype != out->dtype || in->shape != out->shape || in->format != out->format) continue;
     if (variadic && std::count(n.inputs().begin(), n.inputs().end(), in) > 1) continue;
     BufferGroup& gi = G.group_of(in);
@@ -148,7 +147,7 @@ std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& 
                                       const AliasOptions& opts, std::vector<const Value*>* concat_inputs) {
   Grouping G(order);
   for (Node* n : order) {
-    if (opts.views && is_view_op(*n) && G.has(n->input(0)) && G.has(n->output(0)) &&
+    if (opts.views && is_view_op(*n, ops) && G.has(n->input(0)) && G.has(n->output(0)) &&
         n->input(0)->nbytes() == n->output(0)->nbytes())
       G.merge(n->output(0), n->input(0), G.offset_in_group(n->input(0)));
     else if (opts.concat && n->domain().empty() && n->op_type() == "Concat")

@@ -26,19 +26,15 @@
 namespace ge::memory {
 namespace {
 
-/// A TOML string option ("\"auto\"") without its quotes; `known` lists the values allowed. A bad
-/// value is a ConfigError: the pass manager stops instead of undoing the pass (which would leave
-/// the plan without an arena, against what the manifest asked).
+/// A string option of [memory] (typed: PassContext::string_option); `known` lists the values
+/// allowed. A bad value is a ConfigError: the pass manager stops instead of undoing the pass
+/// (which would leave the plan without an arena, against what the manifest asked). The planner
+/// names are known only once every plugin registered its planners, so they are checked here.
 std::string string_option(const PassContext& ctx, const std::string& key, const std::string& dflt,
                           const std::vector<std::string>& known, const std::string& what) {
-  std::optional<std::string> v = ctx.option("memory", key);
-  if (!v) return dflt;
+  const std::string name = ctx.string_option("memory", key, dflt);
   std::string list;
   for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-  const std::string& s = *v;
-  if (s.size() < 2 || (s.front() != '"' && s.front() != '\'') || s.back() != s.front())
-    throw ConfigError("memory." + key + " = " + s + ": must be a string, one of " + list);
-  const std::string name = s.substr(1, s.size() - 2);
   if (std::find(known.begin(), known.end(), name) == known.end())
     throw ConfigError("memory." + key + " = \"" + name + "\": " + what + " (known: " + list + ")");
   return name;
@@ -92,7 +88,7 @@ class PlanMemory final : public Pass {
   PassInfo info() const override {
     return {"plan_memory", Stage::Memory, OptLevel::O0, NumericsEffect::Exact, false,
             "liveness-based arena planning: every intermediate tensor gets an offset in one arena",
-            {"memory.planner", "memory.level"}};
+            {"memory.planner", "memory.level"}, {}, {}};
   }
 
   bool run(Graph& g, PassContext& ctx) override {
@@ -154,5 +150,12 @@ class PlanMemory final : public Pass {
 }  // namespace
 
 GE_MEMORY_PASS(PlanMemory);
+
+std::vector<OptionDecl> memory_options() {
+  return {{"memory.planner", OptionType::String, std::string("auto"), {}, {}, {},
+           "arena planner: auto, naive, greedy_by_size, greedy_by_breadth, or a plugin's (docs/manifest.md)", OptionPhase::Compile, ""},
+          {"memory.level", OptionType::String, std::string("aggressive"), {}, {}, {"none", "basic", "aggressive"},
+           "none: no reuse; basic: reuse and views; aggressive: also in-place outputs and Concat in place", OptionPhase::Compile, ""}};
+}
 
 }  // namespace ge::memory

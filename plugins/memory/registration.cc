@@ -11,7 +11,10 @@ std::vector<std::function<std::shared_ptr<Pass>()>>& pass_entries() {
   static std::vector<std::function<std::shared_ptr<Pass>()>> v;
   return v;
 }
+std::vector<OptionDecl> memory_options();  // plan_memory.cc
+
 void register_all(Registrar& r) {
+  for (OptionDecl& d : memory_options()) r.declare_option(std::move(d));
   for (auto& make : planner_entries()) r.add_memory_planner(make());
   for (auto& make : pass_entries()) r.add_pass(make());
 }

@@ -22,7 +22,10 @@ class AutoScheduler final : public Scheduler {
   std::string summary() const override {
     return "tries every other scheduler, estimates each with the cost model, keeps the lowest";
   }
-  std::vector<std::string> options() const override { return {"objective"}; }
+  std::vector<OptionDecl> option_decls() const override {
+    return {{"scheduler.objective", OptionType::String, std::string("latency"), {}, {}, {"latency", "throughput"},
+             "what the choice minimizes: one inference's latency, or time per inference over many", OptionPhase::Compile, ""}};
+  }
 
   void schedule(Graph& g, const ScheduleContext& ctx) const override {
     const std::string objective = ctx.string_option("objective", "latency", {"latency", "throughput"});

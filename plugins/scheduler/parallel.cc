@@ -27,7 +27,15 @@ class CriticalPathScheduler final : public Scheduler {
   std::string summary() const override {
     return "list scheduling onto N streams by upward rank (HEFT); events for cross-stream edges; stream fusion";
   }
-  std::vector<std::string> options() const override { return {"streams", "stream_fusion", "fusion_threshold"}; }
+  std::vector<OptionDecl> option_decls() const override {
+    OptionDecl streams{"scheduler.streams", OptionType::Int, int64_t{2}, 1, 64, {},
+                       "streams to schedule onto (at most the thread count)", OptionPhase::Compile, ""};
+    OptionDecl fusion{"scheduler.stream_fusion", OptionType::Bool, true, {}, {}, {},
+                      "merge streams whose work is too small to pay for an event", OptionPhase::Compile, ""};
+    OptionDecl threshold{"scheduler.fusion_threshold", OptionType::Float, 0.2, 0.0, 1.0, {},
+                         "a stream doing less than this share of the critical path is merged", OptionPhase::Compile, ""};
+    return {streams, fusion, threshold};
+  }
 
   void schedule(Graph& g, const ScheduleContext& ctx) const override {
     const int asked = ctx.int_option("streams", 2, 1, 64);

@@ -37,7 +37,10 @@ class PipelineScheduler final : public Scheduler {
   std::string summary() const override {
     return "K stages of balanced estimated cost (contiguous cuts of the order); requests overlap across stages";
   }
-  std::vector<std::string> options() const override { return {"pipeline_stages"}; }
+  std::vector<OptionDecl> option_decls() const override {
+    return {{"scheduler.pipeline_stages", OptionType::Int, int64_t{2}, 1, 64, {},
+             "pipeline stages the graph is cut into (gec run --requests streams requests through them)", OptionPhase::Compile, ""}};
+  }
 
   void schedule(Graph& g, const ScheduleContext& ctx) const override {
     const int asked = ctx.int_option("pipeline_stages", 2, 1, 64);

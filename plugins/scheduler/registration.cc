@@ -12,6 +12,9 @@ std::vector<std::function<std::shared_ptr<Pass>()>>& pass_entries() {
   return v;
 }
 void register_all(Registrar& r) {
+  OptionDecl name{"scheduler.name", OptionType::String, std::string("sequential"), {}, {}, {},
+                  "the scheduler (docs/scheduling.md): sequential, parallel, pipeline, auto, or a plugin's", OptionPhase::Compile, ""};
+  r.declare_option(name);
   for (auto& make : scheduler_entries()) r.add_scheduler(make());
   for (auto& make : pass_entries()) r.add_pass(make());
 }

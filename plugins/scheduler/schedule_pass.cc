@@ -29,7 +29,7 @@ class SchedulePass final : public Pass {
   PassInfo info() const override {
     return {"schedule", Stage::Schedule, OptLevel::O0, NumericsEffect::Exact, false,
             "orders nodes onto streams and pipeline stages with the scheduler [scheduler] name picks",
-            {"scheduler.name"}};
+            {"scheduler.name"}, {}, {}};
   }
 
   bool run(Graph& g, PassContext& pctx) override {
@@ -43,7 +43,7 @@ class SchedulePass final : public Pass {
     for (const std::string& k : keys)
       if (auto v = pctx.option("scheduler", k)) ctx.options[k] = *v;
     ctx.threads = std::max(1, pctx.threads());
-    RooflineCostModel fallback;
+    RooflineCostModel fallback({}, &pctx.ops());
     ctx.cost_model = pctx.cost_model() ? pctx.cost_model() : &fallback;
     // A backend that simulates its device (ge/sdk/device_sim.h) estimates whole schedules itself:
     // its streams share the device's cores, which simulate_schedule does not know.

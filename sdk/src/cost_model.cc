@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+
+#include "ge/sdk/op_registry.h"
 
 namespace ge {
 
@@ -22,19 +23,26 @@ double conv_macs_per_output(const Node& n) {
   return p;
 }
 
-bool is_elementwise(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Relu", "LeakyRelu", "PRelu", "Sigmoid",
-      "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Neg", "Abs", "Clip", "Erf", "HardSigmoid", "HardSwish",
-      "Elu", "Selu", "Softplus", "Floor", "Ceil", "Round", "Sign", "Equal", "Less", "Greater", "Where",
-      "Not", "And", "Or", "Cast", "Swish", "Mish"};
-  return ops.count(op) != 0;
+/// The node's definition in `ops`, else in its graph's registry; null when neither knows it.
+const OpDef* def_of(const Node& n, const OpRegistry* ops) {
+  if (!ops && n.graph()) ops = n.graph()->ops;
+  if (!ops) return nullptr;
+  return ops->find(n.domain(), n.op_type(), n.graph() ? n.graph()->opset(n.domain()) : 1 << 30);
+}
+
+/// The registry's class of the op (op_class before the shape-based refinements).
+std::string contract_class(const OpDef* d) {
+  if (!d) return "other";
+  if (d->view) return "view";
+  if (!d->cost_class.empty()) return d->cost_class;
+  if (d->pattern == OpPattern::Elementwise || d->pattern == OpPattern::Broadcast) return "elementwise";
+  return "other";
 }
 
 
 }  // namespace
 
-double node_flops(const Node& n) {
+double node_flops(const Node& n, const OpRegistry* ops) {
   const std::string& op = n.op_type();
   const bool ge = n.domain() == "ge";
   const double out = static_cast<double>(numel_of(n.output(0)));
@@ -74,8 +82,9 @@ double node_flops(const Node& n) {
     for (int64_t d : n.attrs.get_ints("kernel_shape")) k *= static_cast<double>(d);
     return out * k;
   }
-  if (op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return static_cast<double>(numel_of(n.input(0)));
-  if (is_elementwise(op)) return out;
+  const OpDef* d = def_of(n, ops);
+  if (d && d->pattern == OpPattern::Reduce) return static_cast<double>(numel_of(n.input(0)));
+  if (contract_class(d) == "elementwise") return out;
   return 0;
 }
 
@@ -86,18 +95,13 @@ uint64_t node_bytes(const Node& n) {
   return b;
 }
 
-std::string op_class(const Node& n) {
-  static const std::set<std::string> gemm = {"Conv", "FusedConv", "MatMul", "FusedMatMul", "Gemm", "Attention",
-                                             "ConvTranspose"};
-  static const std::set<std::string> reduce = {"MaxPool", "AveragePool", "Softmax", "LogSoftmax", "LayerNormalization",
-                                               "BatchNormalization", "InstanceNormalization", "LRN"};
-  static const std::set<std::string> view = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
-  static const std::set<std::string> data = {"Transpose", "Concat", "Gather", "Slice", "Split", "Pad", "Expand",
-                                             "Tile", "Resize", "Upsample", "TransData", "Shape", "ConstantOfShape"};
+std::string op_class(const Node& n, const OpRegistry* ops) {
+  const std::string cls = contract_class(def_of(n, ops));
+  if (cls != "gemm") return cls;
   const std::string& op = n.op_type();
   // Grouped convolutions (depthwise: one input channel per group) do a few MACs per loaded
   // byte and reach a small fraction of the GEMM ceiling: a class of their own.
-  if ((op == "Conv" || op == "FusedConv") && n.attrs.get_int("group", 1) > 1) {
+  if (n.attrs.get_int("group", 1) > 1 && (op == "Conv" || op == "FusedConv")) {
     const Value* x = n.input(0);
     const int64_t g = n.attrs.get_int("group", 1);
     const bool depthwise = x && x->shape.rank() >= 2 && x->shape[1] == g;
@@ -113,13 +117,7 @@ std::string op_class(const Node& n) {
   if ((op == "MatMul" || op == "Gemm" || op == "FusedMatMul") && n.input(0) && n.input(0)->shape.rank() >= 1 &&
       n.input(0)->shape.numel() == n.input(0)->shape[n.input(0)->shape.rank() - 1])
     return "gemv";
-  if (op == "TransData") return "transdata";
-  if (gemm.count(op)) return "gemm";
-  if (view.count(op)) return "view";
-  if (reduce.count(op) || op.rfind("Global", 0) == 0 || op.rfind("Reduce", 0) == 0) return "reduce";
-  if (is_elementwise(op) || op == "FusedElementwise" || op == "Gelu") return "elementwise";
-  if (data.count(op)) return "data";
-  return "other";
+  return cls;
 }
 
 namespace {
@@ -148,9 +146,9 @@ double RooflineCostModel::efficiency(const std::string& cls, int threads) const 
 }
 
 double RooflineCostModel::node_us(const Node& n, int threads) const {
-  const std::string cls = op_class(n);
+  const std::string cls = op_class(n, ops_);
   if (cls == "view") return 0;
-  const double compute_ns = node_flops(n) / gflops(threads);
+  const double compute_ns = node_flops(n, ops_) / gflops(threads);
   const double memory_ns = static_cast<double>(node_bytes(n)) / gbps(threads);
   return c_.launch_us + std::max(compute_ns, memory_ns) / efficiency(cls, threads) / 1000.0;
 }

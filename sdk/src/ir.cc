@@ -206,6 +206,7 @@ std::unique_ptr<Graph> Graph::clone() const {
   // indexes are sized once.
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;
+  g->ops = ops;
   g->arena_bytes = arena_bytes;
   g->schedule = schedule;
   g->name_counter_ = name_counter_;

@@ -143,6 +143,49 @@ toml::table parse_root(const Ctx& c, const std::string& text) {
   return root;
 }
 
+const std::set<std::string> kContractKeys = {"view", "inplace", "max_operands", "elementwise_instruction",
+                                             "cost_class"};
+
+/// The contract keys (registry/README.md "Contracts") of an [[op]] or [[meta]] table, into `m`.
+void parse_contracts(const Ctx& c, const toml::table& t, const std::string& where, OpMeta& m) {
+  if (t.get("view")) m.view = get_bool(c, t, "view", false, where);
+  if (t.get("elementwise_instruction"))
+    m.elementwise_instruction = get_bool(c, t, "elementwise_instruction", false, where);
+  if (const toml::node* n = t.get("inplace")) {
+    std::vector<int> ins;
+    if (n->is_string() && **n->as_string() == "any") {
+      ins.push_back(OpDef::kInplaceAnyInput);
+    } else if (n->is_array()) {
+      for (auto& e : *n->as_array()) {
+        if (!e.is_integer() || **e.as_integer() < 0 || **e.as_integer() > 1024)
+          c.fail(e, "'inplace' of " + where + " must be \"any\" or an array of input indices (integers >= 0)");
+        ins.push_back(static_cast<int>(**e.as_integer()));
+      }
+    } else {
+      c.fail(*n, "'inplace' of " + where + " must be \"any\" or an array of input indices (integers >= 0)");
+    }
+    m.inplace_inputs = std::move(ins);
+  }
+  if (const toml::node* n = t.get("max_operands")) {
+    if (!n->is_integer() || **n->as_integer() < 1 || **n->as_integer() > (1 << 20))
+      c.fail(*n, "'max_operands' of " + where + " must be an integer in [1, 1048576]");
+    m.max_operands = static_cast<int>(**n->as_integer());
+  }
+  if (t.get("cost_class")) {
+    static const std::set<std::string> classes = {"gemm", "elementwise", "reduce", "data", "transdata", "other"};
+    std::string cls = get_string(c, t, "cost_class", "", true, where);
+    if (!classes.count(cls))
+      c.fail(*t.get("cost_class"), "unknown cost_class '" + cls + "' in " + where +
+                                       " (known: gemm, elementwise, reduce, data, transdata, other)");
+    m.cost_class = std::move(cls);
+  }
+}
+
+std::set<std::string> with_contracts(std::set<std::string> keys) {
+  keys.insert(kContractKeys.begin(), kContractKeys.end());
+  return keys;
+}
+
 }  // namespace
 
 std::vector<OpMeta> parse_op_meta_toml(const std::string& text, const std::string& origin) {
@@ -155,7 +198,7 @@ std::vector<OpMeta> parse_op_meta_toml(const std::string& text, const std::strin
   for (auto& e : *metas->as_array()) {
     const toml::table& t = *e.as_table();
     const std::string where = "[[meta]]";
-    check_keys(c, t, {"ops", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable"}, where);
+    check_keys(c, t, with_contracts({"ops", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable"}), where);
     OpMeta m;
     m.origin = origin + ":" + std::to_string(t.source().begin.line);
     const toml::node* ops = t.get("ops");
@@ -178,6 +221,7 @@ std::vector<OpMeta> parse_op_meta_toml(const std::string& text, const std::strin
     }
     if (t.get("numerics")) m.numerics = get_string(c, t, "numerics", "", true, where);
     if (t.get("foldable")) m.foldable = get_bool(c, t, "foldable", true, where);
+    parse_contracts(c, t, where, m);
     out.push_back(std::move(m));
   }
   return out;
@@ -195,8 +239,9 @@ std::vector<OpDef> parse_op_defs_toml(const std::string& text, const std::string
     OpDef d;
     d.op_type = get_string(c, t, "name", "", true, "[[op]]");
     std::string where = "op '" + d.op_type + "'";
-    check_keys(c, t, {"name", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable", "doc", "inputs",
-                      "outputs", "attrs"},
+    check_keys(c, t,
+               with_contracts({"name", "domain", "since", "pattern", "fuse_flag", "numerics", "foldable", "doc",
+                               "inputs", "outputs", "attrs"}),
                where);
     d.domain = get_string(c, t, "domain", "", false, where);
     if (const toml::node* s = t.get("since")) {
@@ -212,6 +257,9 @@ std::vector<OpDef> parse_op_defs_toml(const std::string& text, const std::string
     d.numerics = get_string(c, t, "numerics", "", false, where);
     d.doc = get_string(c, t, "doc", "", false, where);
     d.foldable = get_bool(c, t, "foldable", true, where);
+    OpMeta contracts;
+    parse_contracts(c, t, where, contracts);
+    apply_meta_to(d, contracts);
     d.inputs = parse_ios(c, t, "inputs", where);
     d.outputs = parse_ios(c, t, "outputs", where);
     if (const toml::node* a = t.get("attrs")) {

@@ -111,6 +111,17 @@ void apply_meta_to(OpDef& d, const OpMeta& m) {
   if (m.fuse_flag) d.fuse_flag = *m.fuse_flag;
   if (m.numerics) d.numerics = *m.numerics;
   if (m.foldable) d.foldable = *m.foldable;
+  if (m.view) d.view = *m.view;
+  if (m.inplace_inputs) d.inplace_inputs = *m.inplace_inputs;
+  if (m.max_operands) d.max_operands = *m.max_operands;
+  if (m.elementwise_instruction) d.elementwise_instruction = *m.elementwise_instruction;
+  if (m.cost_class) d.cost_class = *m.cost_class;
+}
+
+bool OpDef::may_run_inplace_on(size_t input) const {
+  for (int i : inplace_inputs)
+    if (i == kInplaceAnyInput || static_cast<size_t>(i) == input) return true;
+  return false;
 }
 
 void OpRegistry::apply_meta(const OpMeta& m) {

@@ -9,6 +9,34 @@ constexpr std::string_view kStages[] = {"import", "canonicalize", "simplify", "f
                                         "layout", "schedule",     "memory",   "codegen"};
 }
 
+std::optional<OptionData> PassContext::typed_option(const std::string& section, const std::string& key,
+                                                   OptionType type) const {
+  std::optional<std::string> text = option(section, key);
+  if (!text) return std::nullopt;
+  return parse_option_as(type, section + "." + key, *text);
+}
+
+std::string PassContext::string_option(const std::string& section, const std::string& key, const std::string& dflt) const {
+  auto v = typed_option(section, key, OptionType::String);
+  return v ? std::get<std::string>(*v) : dflt;
+}
+
+int64_t PassContext::int_option(const std::string& section, const std::string& key, int64_t dflt) const {
+  auto v = typed_option(section, key, OptionType::Int);
+  return v ? std::get<int64_t>(*v) : dflt;
+}
+
+bool PassContext::bool_option(const std::string& section, const std::string& key, bool dflt) const {
+  auto v = typed_option(section, key, OptionType::Bool);
+  return v ? std::get<bool>(*v) : dflt;
+}
+
+std::vector<std::string> PassContext::strings_option(const std::string& section, const std::string& key,
+                                                     const std::vector<std::string>& dflt) const {
+  auto v = typed_option(section, key, OptionType::Strings);
+  return v ? std::get<std::vector<std::string>>(*v) : dflt;
+}
+
 std::string_view stage_name(Stage s) { return kStages[static_cast<size_t>(s)]; }
 
 Stage stage_from_name(std::string_view s) {

@@ -12,9 +12,10 @@ namespace ge {
 
 namespace {
 
-std::string unquote(const std::string& s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) return s.substr(1, s.size() - 2);
-  return s;
+/// The option's TOML text parsed as `d` says (ge::parse_option, the one option parser).
+OptionData parse_scheduler_option(OptionDecl d, const std::string& key, const std::string& text) {
+  d.key = "scheduler." + key;
+  return parse_option(d, text);
 }
 
 /// Position of every node in issue order, and its position on its own stream.
@@ -69,50 +70,46 @@ int num_streams(const Graph& g) {
 
 // ---- options
 
+std::vector<std::string> Scheduler::options() const {
+  std::vector<std::string> keys;
+  for (const OptionDecl& d : option_decls()) keys.push_back(d.key.substr(d.key.find('.') + 1));
+  return keys;
+}
+
 int ScheduleContext::int_option(const std::string& key, int dflt, int lo, int hi) const {
   auto it = options.find(key);
   if (it == options.end()) return dflt;
-  char* end = nullptr;
-  long v = std::strtol(it->second.c_str(), &end, 10);
-  if (it->second.empty() || *end != '\0' || v < lo || v > hi)
-    throw ConfigError("scheduler." + key + " = " + it->second + ": must be an integer in [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return static_cast<int>(v);
+  OptionDecl d;
+  d.type = OptionType::Int;
+  d.min = lo, d.max = hi;
+  return static_cast<int>(std::get<int64_t>(parse_scheduler_option(d, key, it->second)));
 }
 
 double ScheduleContext::double_option(const std::string& key, double dflt, double lo, double hi) const {
   auto it = options.find(key);
   if (it == options.end()) return dflt;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end != '\0' || !(v >= lo && v <= hi))
-    throw ConfigError("scheduler." + key + " = " + it->second + ": must be a number in [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return v;
+  OptionDecl d;
+  d.type = OptionType::Float;
+  d.min = lo, d.max = hi;
+  return std::get<double>(parse_scheduler_option(d, key, it->second));
 }
 
 bool ScheduleContext::bool_option(const std::string& key, bool dflt) const {
   auto it = options.find(key);
   if (it == options.end()) return dflt;
-  if (it->second == "true") return true;
-  if (it->second == "false") return false;
-  throw ConfigError("scheduler." + key + " = " + it->second + ": must be true or false");
+  OptionDecl d;
+  d.type = OptionType::Bool;
+  return std::get<bool>(parse_scheduler_option(d, key, it->second));
 }
 
 std::string ScheduleContext::string_option(const std::string& key, const std::string& dflt,
                                            const std::vector<std::string>& allowed) const {
   auto it = options.find(key);
   if (it == options.end()) return dflt;
-  const std::string& raw = it->second;
-  if (raw.size() < 2 || (raw.front() != '"' && raw.front() != '\''))
-    throw ConfigError("scheduler." + key + " = " + raw + ": must be a string");
-  std::string v = unquote(raw);
-  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-    std::string list;
-    for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw ConfigError("scheduler." + key + " = \"" + v + "\": must be one of " + list);
-  }
-  return v;
+  OptionDecl d;
+  d.type = OptionType::String;
+  d.choices = allowed;
+  return std::get<std::string>(parse_scheduler_option(d, key, it->second));
 }
 
 int ScheduleContext::threads_per_stream(int streams) const { return std::max(1, threads / std::max(1, streams)); }

@@ -1,4 +1,4 @@
-// Platform files: every number of issue 9 item 1 present with its value, and loader errors that
+// Platform files: every number docs/ascend.md "Platform data" lists present with its value, and loader errors that
 // name the file and the key.
 #include <gtest/gtest.h>
 

@@ -176,9 +176,42 @@ TEST(PluginHost, RefusesASecondKernelForAnOp) {
   expect_contains(m, "registration failed: kernel for Relu on backend 'cpu' registered twice: by 'cpu_backend' and by 'dup_kernel'");
 }
 
-TEST(PluginHost, RefusesSecondFormatPreferencesForABackend) {
+// A second plugin's format preferences for backend "cpu" (a third-party kernel's) are composed
+// with the backend's: asked first, its answer taken where it gives one, the backend's elsewhere.
+TEST(PluginHost, ComposesFormatPreferencesOfSeveralPluginsForABackend) {
+  auto both = core::load_environment(core::load_manifest(test::write_temp_manifest(
+      std_plugin("registry") + std_plugin("cpu_backend") + plugin("dup_format_preference", "libge_test_dup_format_preference.so"))));
+  auto alone = core::load_environment(
+      core::load_manifest(test::write_temp_manifest(std_plugin("registry") + std_plugin("cpu_backend"))));
+  auto g = parse_graph(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,8,8]
+  const %w: f32[16,16,3,3]
+  %c: f32[1,16,6,6] = Conv(%x, %w)  # conv
+  %r: f32[1,16,6,6] = Relu(%c)  # relu
+  output %r
+}
+)");
+  const FormatPreferenceFn& pref = both->format_preferences.at("cpu");
+  std::optional<NodeFormats> relu = pref(*g->find_node("relu"));
+  ASSERT_TRUE(relu.has_value());
+  EXPECT_EQ(relu->inputs, std::vector<Format>{Format::NC1HWC0});
+  EXPECT_TRUE(relu->follows);
+  std::optional<NodeFormats> conv = pref(*g->find_node("conv"));
+  std::optional<NodeFormats> conv_alone = alone->format_preferences.at("cpu")(*g->find_node("conv"));
+  ASSERT_EQ(conv.has_value(), conv_alone.has_value());
+  if (conv) {
+    EXPECT_EQ(conv->inputs, conv_alone->inputs);
+    EXPECT_EQ(conv->outputs, conv_alone->outputs);
+  }
+  ASSERT_EQ(both->format_preference_chain.at("cpu").size(), 2u);
+  EXPECT_EQ(both->format_preference_chain.at("cpu")[1].first, "dup_format_preference");
+}
+
+TEST(PluginHost, RefusesTwoFormatPreferencesFromOnePluginForABackend) {
+  setenv("GE_TEST_DUP_PREFERENCE_TWICE", "1", 1);
   std::string m = load_error(std_plugin("cpu_backend") + plugin("dup_format_preference", "libge_test_dup_format_preference.so"));
-  expect_contains(m, "format preferences of backend 'cpu' registered twice (second by plugin 'dup_format_preference')");
+  unsetenv("GE_TEST_DUP_PREFERENCE_TWICE");
+  expect_contains(m, "format preferences of backend 'cpu' registered twice by plugin 'dup_format_preference'");
 }
 
 TEST(PluginHost, ManifestRegistryFilesOverrideFusionMetadata) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The install / SDK package test (issue 3, item 8):
+# The install / SDK package test (README "SDK for plugin authors"):
 #  1. installs GE's build tree into a fresh prefix and checks the layout and the RPATHs
 #     (the installed gec and libraries resolve each other inside the prefix, from any directory);
 #  2. configures, builds and installs examples/vendor_plugin as a separate CMake project against
@@ -158,4 +158,29 @@ else
   [[ $k == 2 ]] || fail "swish_shared: $k kernels, expected 2 (the rule must not fire)"
 fi
 
-echo "PASS: installed to $prefix, vendor_swish built out of tree, fused outputs equal the unfused ones"
+# ---------------------------------------------------------------- 5. the plugin's own section
+step "[vendor_swish] min_elements: declared, typed, read by the plugin's rule"
+(cd / && "$prefix/bin/gec" plugins --options --manifest "$manifest") >"$work/options.txt" 2>&1 ||
+  { cat "$work/options.txt" >&2; fail "gec plugins --options"; }
+grep -q "^vendor_swish.min_elements  *int  *0  *compile  *vendor_swish  *an integer >= 0; " "$work/options.txt" ||
+  { cat "$work/options.txt" >&2; fail "gec plugins --options does not list vendor_swish.min_elements"; }
+grep -q "formats .*cpu" "$work/plugins_vendor_swish.txt" || fail "vendor_swish registers no format preference for cpu"
+big=$work/vendor_big.toml
+{ cat "$manifest"; printf '\n[vendor_swish]\nmin_elements = 1000000000\n'; } >"$big"
+# (elementwise_chain off: it would fuse Sigmoid + Mul into a ge.FusedElementwise instead)
+gec_run swish_big swish.onnx --manifest "$big" -O2 --disable elementwise_chain
+k=$(json_int "$work/swish_big.json" kernels)
+[[ $k == 2 ]] || fail "swish with min_elements = 1e9: $k kernels, expected 2 (the rule must not fire)"
+gec_run swish_small swish.onnx --manifest "$manifest" -O2 --disable elementwise_chain
+k=$(json_int "$work/swish_small.json" kernels)
+[[ $k == 1 ]] || fail "swish with min_elements = 0: $k kernels, expected 1 (vendor.Swish)"
+bad=$work/vendor_bad.toml
+{ cat "$manifest"; printf '\n[vendor_swish]\nmin_elements = "many"\n'; } >"$bad"
+line=$(grep -n '^min_elements = "many"' "$bad" | cut -d: -f1)
+(cd / && "$prefix/bin/gec" run "$models/swish.onnx" --manifest "$bad") >"$work/bad.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] || { cat "$work/bad.log" >&2; fail "a string as min_elements: exit $rc, expected 2"; }
+grep -qF "gec: error: $bad:$line: 'vendor_swish.min_elements' must be an integer >= 0, not \"many\" (a string)" "$work/bad.log" ||
+  { cat "$work/bad.log" >&2; fail "a string as min_elements: not the expected message"; }
+
+echo "PASS: installed to $prefix, vendor_swish built out of tree, fused outputs equal the unfused ones, its own section typed"

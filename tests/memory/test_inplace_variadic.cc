@@ -105,5 +105,45 @@ TEST(InPlaceVariadic, TransposeThenSumOfOneValue) {
   for (OptLevel opt : {OptLevel::O0, OptLevel::O2}) expect_near_all(run_at(kTransposeSum, "aggressive", opt, in), want);
 }
 
+// Which ops run in place and which are views is the registry's contract (OpDef::inplace_inputs,
+// OpDef::view), not a list in the planner: a registry entry taking them away changes the plan.
+const char* kChain = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[4,8]
+  %a: f32[4,8] = Exp(%x)
+  %b: f32[4,8] = Sigmoid(%a)
+  const %s: i64[1] = [32]
+  %r: f32[32] = Reshape(%b, %s)
+  %y: f32[32] = Exp(%r)
+  output %y
+}
+)";
+
+TEST(InPlaceVariadic, InPlaceAndViewsFollowRegistryContracts) {
+  for (bool contracts : {true, false}) {
+    SCOPED_TRACE(contracts ? "standard contracts" : "contracts removed");
+    auto env = test::memory_env("auto", "aggressive");
+    if (!contracts) {
+      OpMeta m;
+      m.op_types = {"Sigmoid"};
+      m.inplace_inputs = std::vector<int>{};
+      env->ops.apply_meta(m);
+      OpMeta v;
+      v.op_types = {"Reshape"};
+      v.view = false;
+      env->ops.apply_meta(v);
+    }
+    auto g = parse_graph(kChain, "contracts");
+    core::ImportOptions io;
+    core::propagate_shapes(*g, *env, io);
+    test::plan_only(*g, *env);
+    const int64_t a = g->find_value("a")->arena_offset, b = g->find_value("b")->arena_offset;
+    const int64_t r = g->find_value("r")->arena_offset;
+    ASSERT_GE(a, 0);
+    ASSERT_GE(b, 0);
+    EXPECT_EQ(a == b, contracts);  // Sigmoid on a's bytes
+    EXPECT_EQ(r == b, contracts);  // Reshape: b's bytes under a new shape
+  }
+}
+
 }  // namespace
 }  // namespace ge

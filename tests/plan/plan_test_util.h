@@ -65,7 +65,7 @@ inline bool bitwise_equal(const ge::Tensor& a, const ge::Tensor& b) {
 
 /// Runs one loaded plan from `threads` application threads at once, `runs_each` runs per thread,
 /// each thread on its own Session, and checks that every run's outputs equal `want` bit for bit
-/// (issue 7: several threads run one loaded plan, weights shared, arenas separate).
+/// (docs/plan.md: several threads run one loaded plan, weights shared, arenas separate).
 inline void expect_concurrent_runs_bitwise(ge::LoadedPlan& plan, const std::vector<ge::Tensor>& inputs,
                                            const std::vector<ge::Tensor>& want, int threads = 4, int runs_each = 50) {
   std::atomic<int> runs{0}, mismatches{0}, errors{0};

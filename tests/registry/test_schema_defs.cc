@@ -206,6 +206,54 @@ numerics = "order"
   EXPECT_EQ(d.numerics, "order");
 }
 
+TEST(MetaToml, ContractsParseAndApply) {
+  auto metas = parse_op_meta_toml(R"(
+[[meta]]
+ops = ["Relu"]
+view = false
+inplace = [0]
+cost_class = "elementwise"
+elementwise_instruction = true
+
+[[meta]]
+ops = ["Where"]
+inplace = "any"
+max_operands = 12
+)", "m.toml");
+  ASSERT_EQ(metas.size(), 2u);
+  OpDef d;
+  d.op_type = "Relu";
+  apply_meta_to(d, metas[0]);
+  EXPECT_FALSE(d.view);
+  EXPECT_EQ(d.inplace_inputs, std::vector<int>{0});
+  EXPECT_TRUE(d.may_run_inplace_on(0));
+  EXPECT_FALSE(d.may_run_inplace_on(1));
+  EXPECT_EQ(d.cost_class, "elementwise");
+  EXPECT_TRUE(d.elementwise_instruction);
+  OpDef w;
+  apply_meta_to(w, metas[1]);
+  EXPECT_TRUE(w.may_run_inplace_on(2));
+  EXPECT_EQ(w.max_operands, 12);
+}
+
+// The contracts the memory planner, runtime, cost model and fusion rules read, as the standard
+// registry states them.
+TEST(MetaToml, StandardContracts) {
+  const OpRegistry& reg = registrar().reg;
+  for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"})
+    EXPECT_TRUE(reg.find("", op, 13)->view) << op;
+  for (const char* op : {"Transpose", "Concat", "Relu", "Add"}) EXPECT_FALSE(reg.find("", op, 13)->view) << op;
+  EXPECT_EQ(reg.find("", "Sum", 13)->inplace_inputs, (std::vector<int>{0, 1}));  // a left-to-right fold
+  EXPECT_EQ(reg.find("", "Sigmoid", 13)->inplace_inputs, std::vector<int>{0});
+  EXPECT_TRUE(reg.find("", "Where", 16)->may_run_inplace_on(2));
+  EXPECT_TRUE(reg.find("", "Conv", 11)->inplace_inputs.empty());
+  EXPECT_EQ(reg.find("", "Conv", 11)->cost_class, "gemm");
+  EXPECT_EQ(reg.find("", "Softmax", 13)->cost_class, "reduce");
+  EXPECT_EQ(reg.find("", "Transpose", 13)->cost_class, "data");
+  EXPECT_TRUE(reg.find("", "HardSwish", 14)->elementwise_instruction);
+  EXPECT_FALSE(reg.find("", "Mean", 13)->elementwise_instruction);
+}
+
 TEST(MetaToml, ErrorsNameFileLineAndKey) {
   auto msg = [](const std::string& text) {
     try {
@@ -217,6 +265,15 @@ TEST(MetaToml, ErrorsNameFileLineAndKey) {
   };
   EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\npatern = \"elementwise\"\n"), "m.toml:3: unknown key 'patern' in [[meta]]");
   EXPECT_EQ(msg("[[meta]]\nops = []\n"), "m.toml:2: 'ops' of [[meta]] must be a non-empty array of op types");
+  EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\ninplace = \"all\"\n"),
+            "m.toml:3: 'inplace' of [[meta]] must be \"any\" or an array of input indices (integers >= 0)");
+  EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\ninplace = [-1]\n"),
+            "m.toml:3: 'inplace' of [[meta]] must be \"any\" or an array of input indices (integers >= 0)");
+  EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\nview = 1\n"), "m.toml:3: key 'view' in [[meta]] must be a boolean");
+  EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\ncost_class = \"gem\"\n"),
+            "m.toml:3: unknown cost_class 'gem' in [[meta]] (known: gemm, elementwise, reduce, data, transdata, other)");
+  EXPECT_EQ(msg("[[meta]]\nops = [\"Relu\"]\nmax_operands = 0\n"),
+            "m.toml:3: 'max_operands' of [[meta]] must be an integer in [1, 1048576]");
   EXPECT_NE(msg("[[meta]]\nops = [\"Relu\"]\npattern = \"elementwize\"\n").find("unknown op pattern 'elementwize'"),
             std::string::npos);
   OpRegistry reg;

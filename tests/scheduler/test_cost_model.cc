@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "ge/core/calibration.h"
+#include "ge/core/manifest.h"
+#include "ge/core/environment.h"
 #include "ge/sdk/cost_model.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/text_ir.h"
@@ -35,7 +37,9 @@ const char* kOps = R"(graph g opset(ai.onnx=13) {
 )";
 
 TEST(RooflineCostModel, FormulaOnKnownNodes) {
+  auto env = core::load_environment(core::load_manifest(core::default_manifest_path()));
   auto g = parse_graph(kOps);
+  g->ops = &env->ops;  // the op contracts (view, cost_class) come from the registry
   MachineCeilings c;
   c.gemm_gflops_1t = 10, c.gemm_gflops_nt = 40, c.threads_nt = 4;  // a = 1: P(t) = 10·t
   c.mem_gbps_1t = 2, c.mem_gbps_nt = 2;                             // B(t) = 2
@@ -53,6 +57,24 @@ TEST(RooflineCostModel, FormulaOnKnownNodes) {
   EXPECT_EQ(op_class(*g->find_node("view")), "view");
   EXPECT_EQ(cm.node_us(*g->find_node("view"), 1), 0);
   EXPECT_EQ(op_class(*g->find_node("dw")), "depthwise");
+}
+
+// The classes are registry data (OpDef::view, cost_class, pattern): a registry file changes them,
+// and without a registry nothing is known.
+TEST(RooflineCostModel, ClassesComeFromRegistryContracts) {
+  auto env = core::load_environment(core::load_manifest(core::default_manifest_path()));
+  auto g = parse_graph(kOps);
+  EXPECT_EQ(op_class(*g->find_node("mm")), "other");  // no registry: no contract known
+  EXPECT_EQ(node_flops(*g->find_node("relu")), 0);
+  EXPECT_EQ(op_class(*g->find_node("mm"), &env->ops), "gemm");
+  EXPECT_EQ(op_class(*g->find_node("relu"), &env->ops), "elementwise");  // pattern elementwise
+  EXPECT_EQ(node_flops(*g->find_node("relu"), &env->ops), 64 * 32);
+  EXPECT_EQ(op_class(*g->find_node("view"), &env->ops), "view");
+  OpMeta m;
+  m.op_types = {"Relu"};
+  m.cost_class = "reduce";
+  env->ops.apply_meta(m);
+  EXPECT_EQ(op_class(*g->find_node("relu"), &env->ops), "reduce");
 }
 
 struct EnvGuard {

@@ -254,13 +254,16 @@ TEST(Options, BadValuesNameTheKey) {
     }
     return "no error";
   };
-  EXPECT_EQ(message("parallel", {{"streams", "0"}}), "scheduler.streams = 0: must be an integer in [1, 64]");
-  EXPECT_EQ(message("parallel", {{"streams", "\"two\""}}), "scheduler.streams = \"two\": must be an integer in [1, 64]");
-  EXPECT_EQ(message("parallel", {{"stream_fusion", "1"}}), "scheduler.stream_fusion = 1: must be true or false");
-  EXPECT_EQ(message("parallel", {{"fusion_threshold", "1.5"}}),
-            "scheduler.fusion_threshold = 1.5: must be a number in [0.000000, 1.000000]");
-  EXPECT_EQ(message("pipeline", {{"pipeline_stages", "-1"}}), "scheduler.pipeline_stages = -1: must be an integer in [1, 64]");
-  EXPECT_EQ(message("auto", {{"objective", "\"speed\""}}), "scheduler.objective = \"speed\": must be one of latency, throughput");
+  // The one option parser (ge/sdk/options.h): the key, what it must be, the value and, for a value
+  // of another type, its type.
+  EXPECT_EQ(message("parallel", {{"streams", "0"}}), "'scheduler.streams' must be an integer in [1, 64], not 0");
+  EXPECT_EQ(message("parallel", {{"streams", "\"two\""}}),
+            "'scheduler.streams' must be an integer in [1, 64], not \"two\" (a string)");
+  EXPECT_EQ(message("parallel", {{"stream_fusion", "1"}}), "'scheduler.stream_fusion' must be true or false, not 1 (an integer)");
+  EXPECT_EQ(message("parallel", {{"fusion_threshold", "1.5"}}), "'scheduler.fusion_threshold' must be a number in [0, 1], not 1.5");
+  EXPECT_EQ(message("pipeline", {{"pipeline_stages", "-1"}}), "'scheduler.pipeline_stages' must be an integer in [1, 64], not -1");
+  EXPECT_EQ(message("auto", {{"objective", "\"speed\""}}),
+            "'scheduler.objective' must be one of \"latency\", \"throughput\", not \"speed\"");
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ class RandomStreamsPass final : public Pass {
   RandomStreamsPass(int streams, uint32_t seed) : streams_(streams), seed_(seed) {}
   PassInfo info() const override {
     return {"random_streams", Stage::Schedule, OptLevel::O0, NumericsEffect::Exact, false,
-            "test only: random stream per node, events derived from the data edges", {}};
+            "test only: random stream per node, events derived from the data edges", {}, {}, {}};
   }
   bool run(Graph& g, PassContext&) override {
     assign_random_streams(g, streams_, seed_);

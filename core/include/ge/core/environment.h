@@ -26,6 +26,7 @@ struct PluginInfo {
   std::vector<std::string> format_preferences;  ///< backends whose format preferences it registered
   std::vector<std::string> plan_sections;       ///< backend plan sections it registered (names)
   std::vector<std::string> cost_models, device_simulators;  ///< backends whose timing models it registered
+  std::vector<std::string> options;  ///< option keys it declared (Registrar::declare_option)
 };
 
 /// The registries of one deployment (one manifest). Plugins stay loaded for the process.
@@ -40,8 +41,11 @@ class Environment {
   std::vector<std::pair<std::shared_ptr<Pass>, std::string>> passes;
   std::vector<std::pair<std::shared_ptr<FusionRule>, std::string>> fusion_rules;
   std::map<std::string, std::shared_ptr<MemoryPlanner>> memory_planners;
-  /// Format preference function of each backend (Registrar::add_format_preference).
+  /// Format preference function of each backend (Registrar::add_format_preference): the
+  /// functions of every plugin that registered one for it, the latest registered asked first,
+  /// the first answer taken (format_preference_chain: by plugin, in registration order).
   std::map<std::string, FormatPreferenceFn> format_preferences;
+  std::map<std::string, std::vector<std::pair<std::string, FormatPreferenceFn>>> format_preference_chain;
   std::map<std::string, std::shared_ptr<Scheduler>> schedulers;
   /// Backend sections of plan files (Registrar::add_plan_section) with the plugin that
   /// registered each, in registration order.
@@ -54,6 +58,9 @@ class Environment {
   std::map<std::string, CostModelFactory> cost_model_factories;
   std::map<std::string, DeviceSimulatorFn> device_simulators;
   std::vector<PluginInfo> plugins;
+  /// Declared options by "section.key" (Registrar::declare_option; the core's own with plugin
+  /// "core"). Manifest values are checked against them when the environment is loaded.
+  std::map<std::string, OptionDecl> option_decls;
 
   /// Reads the manifest's options ("section.key" → TOML text), for the factories above.
   OptionReader option_reader() const;

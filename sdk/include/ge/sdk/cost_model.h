@@ -14,8 +14,8 @@
 //   P(t) = gemm_gflops_1t · min(t, threads_nt)^a,  a = ln(gemm_gflops_nt / gemm_gflops_1t) / ln(threads_nt)
 //   B(t) = mem_gbps_1t    · min(t, threads_nt)^b,  b = ln(mem_gbps_nt / mem_gbps_1t) / ln(threads_nt)
 //
-// (GFLOP/s = FLOP/ns, GB/s = byte/ns: flops / P is in ns, divided by 1000 for µs.) Views (Reshape,
-// Flatten, Squeeze, Unsqueeze, Identity) cost 0: the runtime runs no kernel for them. The ceilings
+// (GFLOP/s = FLOP/ns, GB/s = byte/ns: flops / P is in ns, divided by 1000 for µs.) Views (OpDef::view:
+// Reshape, Flatten, Squeeze, Unsqueeze, Identity, …) cost 0: the runtime runs no kernel for them. The ceilings
 // come from `gec calibrate` (GEMM through the cpu backend's MatMul kernel at 1 and threads_nt
 // threads, an elementwise Add of 1 Mi floats for bandwidth); launch_us and the per-class efficiencies are
 // fitted on single-op microbenchmark graphs (docs/scheduling.md) — never on the models the
@@ -30,19 +30,25 @@
 
 namespace ge {
 
-/// FLOPs of one node; 0 for data movement and unknown ops.
-double node_flops(const Node& n);
+class OpRegistry;
+
+/// FLOPs of one node; 0 for data movement and unknown ops. Which ops are elementwise (one FLOP
+/// per output element), reductions (one per input element) and views (none) comes from the
+/// registry's contracts (OpDef::pattern, cost_class, view): `ops`, else the node's graph's
+/// (Graph::ops); with neither, only the ops with a formula below count.
+double node_flops(const Node& n, const OpRegistry* ops = nullptr);
 /// Bytes of the node's inputs and outputs.
 uint64_t node_bytes(const Node& n);
 
-/// Op class of a node for the cost model: "depthwise" (Conv with one input channel per group),
-/// "grouped" (other Conv with group > 1 whose channels per group are a multiple of 16),
-/// "grouped_unaligned" (the other grouped Convs), "gemv" (MatMul/Gemm with one activation row),
-/// "transdata" (layout conversions), "gemm" (Conv,
-/// MatMul, Gemm, fused forms, Attention),
-/// "elementwise", "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies: Transpose,
-/// Concat, Gather, Slice, …), "view" (no kernel runs) or "other".
-std::string op_class(const Node& n);
+/// Op class of a node for the cost model. From the registry's contracts (`ops`, else Graph::ops):
+/// "view" (OpDef::view: no kernel runs), else OpDef::cost_class — "gemm" (Conv, MatMul, Gemm,
+/// fused forms, Attention), "reduce" (pooling, Reduce*, Softmax, normalizations), "data" (copies:
+/// Transpose, Concat, Gather, Slice, …), "transdata" (layout conversions), "elementwise" (also
+/// every op of pattern elementwise or broadcast without a cost_class) or "other". From the
+/// shapes, a "gemm" Conv with group > 1 is "depthwise" (one input channel per group), "grouped"
+/// (channels per group a multiple of 16) or "grouped_unaligned"; a "gemm" MatMul/Gemm/FusedMatMul
+/// with one activation row is "gemv". Without a registry: "other".
+std::string op_class(const Node& n, const OpRegistry* ops = nullptr);
 
 /// Machine ceilings and fitted constants. Units in the names: GFLOP/s, GB/s (1e9 bytes/s), µs.
 struct MachineCeilings {
@@ -81,7 +87,8 @@ class CostModel {
 /// The roofline model above.
 class RooflineCostModel final : public CostModel {
  public:
-  explicit RooflineCostModel(MachineCeilings c = {}) : c_(std::move(c)) {}
+  /// `ops`: the registry op_class and node_flops read (null: each node's Graph::ops).
+  explicit RooflineCostModel(MachineCeilings c = {}, const OpRegistry* ops = nullptr) : c_(std::move(c)), ops_(ops) {}
   double node_us(const Node& n, int threads) const override;
   double event_us() const override { return c_.event_us; }
   const MachineCeilings& ceilings() const override { return c_; }
@@ -93,6 +100,7 @@ class RooflineCostModel final : public CostModel {
 
  private:
   MachineCeilings c_;
+  const OpRegistry* ops_ = nullptr;
 };
 
 }  // namespace ge

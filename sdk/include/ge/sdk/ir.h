@@ -22,6 +22,8 @@
 
 namespace ge {
 
+class OpRegistry;
+
 class Graph;
 class Node;
 
@@ -135,6 +137,11 @@ class Graph {
   std::string name;
   /// Operator set versions by domain ("" = ai.onnx).
   std::map<std::string, int64_t> opsets;
+  /// (ABI 1.6) The registry that defines the graph's ops and their contracts (views, in-place
+  /// inputs, cost classes: OpDef), for code that is handed a node alone (the cost model, a
+  /// backend's task builder). Set by the importer, the plan loader and the pass manager; null for
+  /// a graph built by hand until one of them sees it. Not owned: the Environment outlives it.
+  const OpRegistry* ops = nullptr;
   /// Size of the arena the memory stage planned (0 = no plan). Nodes then run in graph order.
   uint64_t arena_bytes = 0;
   /// Streams, events and pipeline stages (set by the schedule stage).

@@ -61,6 +61,31 @@ struct OpDef {
   std::string numerics;
   /// May be evaluated at compile time when every input is constant (false for random ops).
   bool foldable = true;
+
+  // Contracts other plugins rely on (ABI 1.6; registry/README.md "Contracts"). Kernels of every
+  // backend registered for the op must honour them.
+
+  /// Output 0 is input 0's bytes reinterpreted: same dtype and element count, a new shape only
+  /// (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout at inference). The memory planner
+  /// places the output on the input's bytes, and where it did the runtime runs no kernel.
+  bool view = false;
+  /// Inputs whose bytes output 0 may reuse (run in place) when that input has the output's
+  /// dtype, shape and layout and is read by no later node: every kernel of the op reads element
+  /// i of such an input before it writes element i of the output. kInplaceAnyInput = every
+  /// input; empty = never in place.
+  std::vector<int> inplace_inputs;
+  static constexpr int kInplaceAnyInput = -1;
+  bool may_run_inplace_on(size_t input) const;
+  /// For a fused op whose kernels take a variable operand list (ge.FusedElementwise): the most
+  /// operands (data inputs + program instructions) every backend's kernel accepts; 0 = no limit.
+  int max_operands = 0;
+  /// ge.FusedElementwise computes this op as one instruction of its program on every backend
+  /// (plugins/fusion/ops/elementwise.toml lists the instruction set).
+  bool elementwise_instruction = false;
+  /// Class of the op for the cost model (ge/sdk/cost_model.h op_class): "gemm", "elementwise",
+  /// "reduce", "data", "transdata" or "other"; "" = derived (views: "view"; elementwise and
+  /// broadcast patterns: "elementwise"; else "other").
+  std::string cost_class;
   /// Shape inference; set by the registering plugin (looked up by op_type).
   ShapeInferenceFn infer;
   std::string doc;
@@ -136,6 +161,12 @@ struct OpMeta {
   std::optional<FuseFlag> fuse_flag;
   std::optional<std::string> numerics;
   std::optional<bool> foldable;
+  // (ABI 1.6) the contracts of OpDef
+  std::optional<bool> view;
+  std::optional<std::vector<int>> inplace_inputs;
+  std::optional<int> max_operands;
+  std::optional<bool> elementwise_instruction;
+  std::optional<std::string> cost_class;
   std::string origin;                 ///< "file:line" for errors
 };
 

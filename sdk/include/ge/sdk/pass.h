@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+
+#include "ge/sdk/options.h"
 #include <string>
 #include <vector>
 
@@ -44,6 +46,11 @@ struct PassInfo {
   /// Manifest options the pass reads, as "section.key" (e.g. "simplify.fold_limit_bytes"). The
   /// pass manager refuses manifest keys that no loaded pass declares.
   std::vector<std::string> options;
+  /// (ABI 1.6) Passes or fusion rules of the same stage this pass runs after / before, by name
+  /// (names not loaded are ignored: their plugin may be off). Within a stage, units otherwise run
+  /// fusion rules first (by priority), then passes in registration order. A constraint on a unit
+  /// of another stage must agree with the stage order; a cycle is an error naming its passes.
+  std::vector<std::string> after, before;
 };
 
 /// What a pass or rule sees besides the graph: registries, settings, options, statistics.
@@ -59,6 +66,16 @@ class PassContext {
   /// A manifest option "section.key" as TOML text of its value (e.g. "1048576", "\"auto\""),
   /// or std::nullopt when absent. Sections: fusion, layout, memory, scheduler, …
   virtual std::optional<std::string> option(const std::string& section, const std::string& key) const = 0;
+  /// (ABI 1.6) option() parsed as `type` by ge::parse_option_as (ge/sdk/options.h); std::nullopt
+  /// when unset. Throws ge::ConfigError naming "section.key" on a value of another type (a
+  /// declared option was checked when the environment was loaded: that does not happen then).
+  std::optional<OptionData> typed_option(const std::string& section, const std::string& key, OptionType type) const;
+  /// typed_option() of one type, or `dflt` when unset.
+  std::string string_option(const std::string& section, const std::string& key, const std::string& dflt) const;
+  int64_t int_option(const std::string& section, const std::string& key, int64_t dflt) const;
+  bool bool_option(const std::string& section, const std::string& key, bool dflt) const;
+  std::vector<std::string> strings_option(const std::string& section, const std::string& key,
+                                          const std::vector<std::string>& dflt) const;
   /// True when the fusion rule may run: not disabled by name, in `[fusion] enable` when that is
   /// given, and allowed by the level and numerics policy.
   virtual bool rule_enabled(const std::string& rule) const = 0;
@@ -116,7 +133,8 @@ class FusionRule {
  public:
   virtual ~FusionRule() = default;
   virtual FusionRuleInfo info() const = 0;
-  /// Op types a match can be anchored at (the pattern's root, usually its last node).
+  /// Op types a match can be anchored at (the pattern's root, usually its last node). Empty: every
+  /// op type (ABI 1.6; for a rule whose ops are registry data, e.g. OpDef::elementwise_instruction).
   virtual std::vector<std::string> anchor_ops() const = 0;
   /// Pattern and legality check: tries to match at `anchor`, including every legality check
   /// (interior_is_private, fuse_flags_allow, attributes, shapes). Returns true and fills `m`

@@ -21,6 +21,7 @@
 #include "ge/sdk/layout.h"
 #include "ge/sdk/memory.h"
 #include "ge/sdk/op_registry.h"
+#include "ge/sdk/options.h"
 #include "ge/sdk/pass.h"
 #include "ge/sdk/plan_section.h"
 #include "ge/sdk/schedule.h"
@@ -31,8 +32,14 @@
 /// (device_sim.h) gained bound_us — the host refuses a device simulator built before 1.4.
 /// 1.5: op metadata as data (OpMeta, OpRegistry::apply_meta, parse_op_meta_toml in op_registry.h);
 /// function bodies (FunctionExpander, Registrar::add_function_expander).
+/// 1.6: op contracts as registry data (OpDef/OpMeta view, inplace_inputs, max_operands,
+/// elementwise_instruction, cost_class; Graph::ops; FusionRule::anchor_ops may be empty); typed
+/// options (ge/sdk/options.h, Registrar::declare_option, Scheduler::option_decls,
+/// PassContext::typed_option); pass order constraints (PassInfo::after, before); several plugins'
+/// format preferences per backend. OpDef's and PassInfo's layouts changed: the host refuses op
+/// definitions and passes from a plugin built before 1.6.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 5
+#define GE_SDK_ABI_MINOR 6
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
@@ -63,7 +70,9 @@ class Registrar {
   /// An arena planner, chosen by name with `[memory] planner`.
   virtual void add_memory_planner(std::shared_ptr<MemoryPlanner> planner) = 0;
   /// (ABI 1.1) The format preferences of `backend`'s kernels, read by the layout pass
-  /// (ge/sdk/layout.h, docs/layout.md). One function per backend; a second one throws ge::Error.
+  /// (ge/sdk/layout.h, docs/layout.md). (ABI 1.6) Several plugins may register one for the same
+  /// backend (a third-party kernel for its own ops): the latest registered is asked first and the
+  /// first answer is taken. One per plugin and backend; a second one throws ge::Error.
   /// The default implementation (registrars that predate it, test registrars) ignores it.
   virtual void add_format_preference(const std::string& backend, FormatPreferenceFn fn) {}
   /// A scheduler, chosen by name with `[scheduler] name` or `gec --scheduler` (ABI minor 1).
@@ -90,6 +99,12 @@ class Registrar {
   virtual void add_function_expander(const std::string& domain, const std::string& op_type, FunctionExpander fx) {
     (void)domain, (void)op_type, (void)fx;
   }
+  /// (ABI 1.6) Declares a manifest option the plugin reads (ge/sdk/options.h): the host checks
+  /// every manifest value and --set of `decl.key` against it (type, range, choices) when it loads
+  /// the environment, and `gec plugins --options` lists it. A key declared by two plugins throws
+  /// ge::Error naming both. A plugin's own section is named after it (`[NAME]`, keys "NAME.key").
+  /// The default implementation (test registrars) ignores it.
+  virtual void declare_option(OptionDecl decl) { (void)decl; }
 };
 
 }  // namespace ge

@@ -21,6 +21,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+
+#include "ge/sdk/options.h"
 #include <string>
 #include <vector>
 
@@ -66,10 +68,14 @@ class Scheduler {
   virtual std::string name() const = 0;  ///< "sequential", "parallel", "pipeline", "auto", …
   virtual std::string summary() const = 0;
   /// Keys of `[scheduler]` this scheduler reads (without the section); the pass manager refuses
-  /// keys that no loaded pass or scheduler declares.
-  virtual std::vector<std::string> options() const { return {}; }
+  /// keys that no loaded pass or scheduler declares. Default: the keys of option_decls().
+  virtual std::vector<std::string> options() const;
   /// Schedules `g` in place (see the top of this file). Throws ge::ConfigError for bad options.
   virtual void schedule(Graph& g, const ScheduleContext& ctx) const = 0;
+  /// (ABI 1.6) The options it reads, declared (ge/sdk/options.h; keys "scheduler.KEY"): the host
+  /// declares them for the registering plugin, so manifest values are checked when the
+  /// environment is loaded and `gec plugins --options` lists them.
+  virtual std::vector<OptionDecl> option_decls() const { return {}; }
 };
 
 // ---- helpers every scheduler uses
