@@ -5,16 +5,12 @@
 #include <mutex>
 
 #include "ge/sdk/error.h"
+#include "ge/sdk/options.h"
 #include "task.h"
 #include "tiling.h"
 
 namespace ge::ascend {
 namespace {
-
-std::string unquoted(const std::string& toml, const std::string& key) {
-  if (toml.size() >= 2 && toml.front() == '"' && toml.back() == '"') return toml.substr(1, toml.size() - 2);
-  throw ConfigError("ascend." + key + " = " + toml + ": must be a string");
-}
 
 TaskOperand operand(const Value* v) {
   return TaskOperand{v->name(), v->is_constant() ? -1 : v->arena_offset, static_cast<int64_t>(v->nbytes()), static_cast<int>(v->format)};
@@ -35,7 +31,7 @@ std::shared_ptr<const Platform> cached(const std::string& dir, const std::string
 
 std::string option_soc(const OptionReader& option) {
   const std::optional<std::string> v = option ? option("ascend", "soc_version") : std::nullopt;
-  return v ? unquoted(*v, "soc_version") : "Ascend910A";
+  return v ? std::get<std::string>(parse_option_as(OptionType::String, "ascend.soc_version", *v)) : "Ascend910A";
 }
 
 }  // namespace

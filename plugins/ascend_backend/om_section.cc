@@ -21,10 +21,9 @@ namespace {
 std::optional<std::string> requested_soc(const PlanSectionContext& ctx, const std::string& platforms) {
   std::optional<std::string> t = ctx.option("ascend", "soc_version");
   if (!t) return std::nullopt;
-  if (t->size() < 2 || t->front() != '"' || t->back() != '"')
-    throw Error("option ascend.soc_version = " + *t + " must be a string");
-  if (t->size() == 2) refuse_empty_soc_version(platforms);
-  return t->substr(1, t->size() - 2);
+  std::string soc = std::get<std::string>(parse_option_as(OptionType::String, "ascend.soc_version", *t));
+  if (soc.empty()) refuse_empty_soc_version(platforms);
+  return soc;
 }
 
 std::string write_om(const PlanSectionContext& ctx, const std::string& platforms) {

@@ -21,7 +21,25 @@ class AscendBackend : public ge::Backend {
   }
 };
 
+/// The [ascend] options with one type (ascend.keep_dtype and ascend.overflow_check_inputs take a
+/// list or a file name: the precision pass checks them).
+void declare_ascend_options(ge::Registrar& r) {
+  using ge::OptionType;
+  using ge::OptionPhase;
+  r.declare_option({"ascend.precision_mode", OptionType::String, std::string("force_fp16"), {}, {},
+                    {"force_fp16", "allow_fp32_to_fp16", "allow_mix_precision", "must_keep_origin_dtype"},
+                    "precision mode of the AI Core ops (docs/ascend.md \"Precision modes\")", OptionPhase::Compile, ""});
+  r.declare_option({"ascend.soc_version", OptionType::String, std::string("Ascend910A"), {}, {}, {},
+                    "the SoC's platform file (platforms/NAME.toml); an .om is checked against its own", OptionPhase::Run, ""});
+  r.declare_option({"ascend.modify_mixlist", OptionType::String, std::string(""), {}, {}, {},
+                    "a file changing the white/black/gray lists of allow_mix_precision", OptionPhase::Compile, ""});
+  r.declare_option({"ascend.overflow_check", OptionType::String, std::string("off"), {}, {}, {"off", "error", "keep"},
+                    "run the fp32 graph once and refuse (error) or keep in fp32 (keep) nodes whose values exceed fp16",
+                    OptionPhase::Compile, ""});
+}
+
 void register_ascend(ge::Registrar& r) {
+  declare_ascend_options(r);
   r.add_backend(std::make_shared<AscendBackend>());
   ge::ascend::register_cast_op(r);
   ge::ascend::register_cube_kernels(r);

@@ -69,11 +69,7 @@ toml::table option_value(const std::string& key, const std::string& text) {
 }
 
 std::string string_option(PassContext& ctx, const std::string& key, const std::string& dflt) {
-  const auto t = ctx.option("ascend", key);
-  if (!t) return dflt;
-  const toml::table v = option_value(key, *t);
-  if (!v["v"].is_string()) throw ConfigError("ascend." + key + ": value " + *t + " must be a string");
-  return *v["v"].value<std::string>();
+  return ctx.string_option("ascend", key, dflt);
 }
 
 /// ascend.keep_dtype: an array of entries, or a string naming a file in the vendor's format.

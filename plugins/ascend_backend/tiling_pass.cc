@@ -23,11 +23,6 @@
 namespace ge::ascend {
 namespace {
 
-std::string unquote(const std::string& toml) {
-  if (toml.size() >= 2 && toml.front() == '"' && toml.back() == '"') return toml.substr(1, toml.size() - 2);
-  throw ConfigError("ascend: option value " + toml + " must be a string");
-}
-
 class TilingPass : public Pass {
  public:
   explicit TilingPass(std::string dir) : dir_(std::move(dir)) {}
@@ -43,7 +38,7 @@ class TilingPass : public Pass {
 
   bool run(Graph& g, PassContext& ctx) override {
     if (ctx.backend() != "ascend") return false;
-    const std::string soc = ctx.option("ascend", "soc_version") ? unquote(*ctx.option("ascend", "soc_version")) : "Ascend910A";
+    const std::string soc = ctx.string_option("ascend", "soc_version", "Ascend910A");
     const Platform p = load_platform(dir_, soc);
     const int64_t global = p.get_int("memory.global_bytes");
     for (Node* n : g.nodes()) {

@@ -384,6 +384,8 @@ TEST(AscendCycleModel, AiCpuTasksArePricedByTheirRateAndGatherReadsOnlyItsRows) 
   %r: f32[1024] = Relu(%z)
   output %r
 })", "gather");
+  auto env = test::ascend_env("force_fp16");
+  g->ops = &env->ops;  // the view contract (OpDef::view) is registry data
   const Node& gather = *g->nodes()[0];
   const TaskWork gw = task_work(node_task(gather), gather);
   EXPECT_DOUBLE_EQ(gw.output_bytes, 4 * 256 * 4);

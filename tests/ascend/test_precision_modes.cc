@@ -199,7 +199,9 @@ TEST(AscendPrecisionModes, StrictNumericsRefusesEveryModeButMustKeepOriginDtype)
         << mode;
   const Compiled k = precision_only(kGraph, "must_keep_origin_dtype", {}, /*strict=*/true);
   EXPECT_EQ(casts(k), "");
-  EXPECT_NE(error_of(kGraph, "fp8", {}).find("known: force_fp16, allow_fp32_to_fp16, allow_mix_precision, must_keep_origin_dtype"),
+  EXPECT_NE(error_of(kGraph, "fp8", {}).find(
+                "'ascend.precision_mode' must be one of \"force_fp16\", \"allow_fp32_to_fp16\", \"allow_mix_precision\", "
+                "\"must_keep_origin_dtype\", not \"fp8\""),
             std::string::npos);
 }
 

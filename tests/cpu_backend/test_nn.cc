@@ -2,6 +2,7 @@
 // half_pixel vs align_corners on a 3x3 -> 5x5 image, LSTM with sequence_lens shorter than the
 // sequence (both directions), ConvTranspose with groups and output_padding (inside the end
 // padding and past it, where only the bias reaches).
+#include "blocked_conv_support.h"
 #include "test_util.h"
 #include "kernel_harness.h"
 #include "blocked.h"
@@ -331,6 +332,7 @@ bool check_blocked_conv_transpose(int64_t C, int64_t M, int64_t G) {
 }
 
 TEST(ConvTranspose, BlockedMatchesPlain) {
+  GE_REQUIRE_BLOCKED_CONVS();
   EXPECT_TRUE(check_blocked_conv_transpose(32, 16, 1));
   // 10 input and 4 output channels per group: oneDNN has only its reference loop for that on
   // nChw16c, so the layout pass keeps the node plain (the kernel still computes it right).

@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include "blocked_conv_support.h"
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
 #include "ge/core/manifest.h"
@@ -81,6 +82,7 @@ TEST(LayoutModels, EveryModelMatchesItsReferenceWithAndWithoutTheLayoutPass) {
 }
 
 TEST(LayoutModels, ResnetBlocksEveryConvAndKeepsTransDataAtTheEdges) {
+  GE_REQUIRE_BLOCKED_CONVS();
   fs::path model = shared_dir() / "models/resnet50/resnet50.onnx";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
   auto env = env_with_layout("auto");
@@ -117,6 +119,7 @@ int count_lines(const std::string& cmd, const std::string& a, const std::string&
 }
 
 TEST(LayoutModels, ResnetInferenceRunsNoReorderBeyondItsTransData) {
+  GE_REQUIRE_BLOCKED_CONVS();
   fs::path model = shared_dir() / "models/resnet50/resnet50.onnx";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
   // Reorders at plan load (constant weights into oneDNN's layout) and in the warm-up run appear
@@ -156,6 +159,7 @@ std::vector<std::string> output_lines(const std::string& cmd, bool& ok) {
 }
 
 TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
+  GE_REQUIRE_BLOCKED_CONVS();
   fs::path model = shared_dir() / "models/resnet50/resnet50.onnx";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
   const fs::path plan = fs::temp_directory_path() / ("ge_layout_r50_" + std::to_string(::getpid()) + ".gep");

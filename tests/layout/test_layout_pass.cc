@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "blocked_conv_support.h"
 #include "ge/core/environment.h"
 #include "ge/core/manifest.h"
 #include "layout_steps.h"
@@ -36,6 +37,7 @@ class LayoutPass : public ::testing::Test {
 };
 
 TEST_F(LayoutPass, ConvChainRunsBlockedWithConversionsOnlyAtTheEdges) {
+  GE_REQUIRE_BLOCKED_CONVS();
   // Insertion around both convs, the Relu between them sunk, the inverse pairs cancelled, and
   // Flatten (not layout-aware) reading NCHW.
   check(R"(graph g opset(ai.onnx=13) {
@@ -64,6 +66,7 @@ TEST_F(LayoutPass, ConvChainRunsBlockedWithConversionsOnlyAtTheEdges) {
 }
 
 TEST_F(LayoutPass, StemConvReadsNchwAndPoolsFollowTheBlockedLayout) {
+  GE_REQUIRE_BLOCKED_CONVS();
   check(R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,3,16,16]
   const %w: f32[24,3,3,3]
@@ -91,6 +94,7 @@ TEST_F(LayoutPass, StemConvReadsNchwAndPoolsFollowTheBlockedLayout) {
 }
 
 TEST_F(LayoutPass, ResidualFusedConvTakesItsZBlockedAndReshapeStaysNchw) {
+  GE_REQUIRE_BLOCKED_CONVS();
   check(R"(graph g opset(ai.onnx=13, ge=1) {
   input %x: f32[1,16,6,6]
   const %w1: f32[16,16,3,3]
@@ -137,6 +141,7 @@ TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
 }
 
 TEST_F(LayoutPass, StrictNumericsAndFormatNchwLeaveTheGraphAlone) {
+  GE_REQUIRE_BLOCKED_CONVS();
   const std::string text = R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,8,8]
   const %w: f32[16,16,3,3]

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "blocked_conv_support.h"
 #include "ge/core/plan.h"
 #include "ge/sdk/layout.h"
 #include "pass_harness.h"
@@ -57,6 +58,7 @@ TEST(LayoutPlan, FractalZConstantRoundTripsThroughAPlanFile) {
 }
 
 TEST(LayoutPlan, ConvWeightsInOneDnnLayoutsLoadAndRun) {
+  GE_REQUIRE_BLOCKED_CONVS();
   ge::test::PassHarness h;
   // A 3-channel stem (Ohwi16o on this CPU), a 3x3 conv with padded channel counts, a depthwise
   // conv (Goihw16g) and a 1x1 conv.

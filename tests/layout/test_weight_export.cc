@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "blocked_conv_support.h"
 #include "ge/core/graph_export.h"
 #include "ge/core/importer.h"
 #include "ge/sdk/layout.h"
@@ -19,6 +20,7 @@ namespace {
 using ge::Format;
 
 TEST(WeightExport, BlockedWeightsAreWrittenAsPlainOihw) {
+  GE_REQUIRE_BLOCKED_CONVS();
   ge::test::PassHarness h;
   const std::string text = R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,3,16,16]

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "blocked_conv_support.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/layout.h"
 #include "pass_harness.h"
@@ -36,6 +37,7 @@ void restore_weights_as(ge::Graph& g, const std::string& conv_output, Format f) 
 }
 
 TEST(WeightKernels, WeightsInAnotherOneDnnLayoutAreReorderedAndStayCorrect) {
+  GE_REQUIRE_BLOCKED_CONVS();
   ge::test::PassHarness h;
   auto plain = h.parse(kConvs);
   ge::test::PassHarness::randomize_constants(*plain);

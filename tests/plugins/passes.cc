@@ -4,6 +4,7 @@
 //   aggressive (fusion, O3, exact): marks Relu nodes "o3"
 //   explode (simplify, O1, exact): adds a marker, then throws — the manager must undo both
 //   reads_option (layout, O1, exact): declares option "layout.test_key"
+//   late_simplify (simplify, O1, exact): registered first, but states after = {"reassoc"}
 #include <stdexcept>
 
 #include "ge/sdk/plugin.h"
@@ -44,6 +45,9 @@ void reg(ge::Registrar& r) {
   using ge::NumericsEffect;
   using ge::OptLevel;
   using ge::Stage;
+  ge::PassInfo late = info("late_simplify", Stage::Simplify, OptLevel::O1, NumericsEffect::Exact);
+  late.after = {"reassoc", "no_such_pass"};  // a pass not loaded is ignored
+  r.add_pass(std::make_shared<MarkPass>(late, "late"));
   r.add_pass(std::make_shared<MarkPass>(info("explode", Stage::Simplify, OptLevel::O1, NumericsEffect::Exact), "exploded", true));
   r.add_pass(std::make_shared<MarkPass>(info("rename_relu", Stage::Simplify, OptLevel::O1, NumericsEffect::Exact), "seen"));
   r.add_pass(std::make_shared<MarkPass>(info("reassoc", Stage::Simplify, OptLevel::O1, NumericsEffect::Reassociates), "reassoc"));
