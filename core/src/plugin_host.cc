@@ -390,7 +390,7 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
   for (const PluginEntry& e : manifest.plugins)
     if (e.enabled) load_one(*env, e);
   load_registry_files(*env);
-  env->cost_model = std::make_shared<RooflineCostModel>(load_calibration());
+  env->cost_model = make_machine_cost_model(*env);
   return env;
 }
 
