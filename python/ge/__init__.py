@@ -40,6 +40,8 @@ class _FusionPatterns:
     def disable(self, names):
         if names is None:
             names = []
+        if isinstance(names, str):
+            names = [names]
         rules = expand_fusion_names(names, "graph_fusion_patterns.disable")
         known = set(fusion_rules()) | set(passes())
         unknown = [n for n in rules if n not in known]

@@ -45,6 +45,8 @@ def _toml_string(s):
 
 
 def _toml_strings(values, field):
+    if isinstance(values, str):
+        raise TypeError("%s must be a list of str, not a str (%r -> [%r])" % (field, values, values))
     return "[" + ", ".join(_toml_string(v) for v in expand_fusion_names(values, field)) + "]"
 
 
