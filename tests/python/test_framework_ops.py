@@ -197,3 +197,29 @@ class OtherAliasesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NhwcLayoutTest(unittest.TestCase):
+    def test_nhwc_convolutions_compute_what_nchw_ones_do(self):
+        rng = np.random.default_rng(5)
+        g = ge.Graph("nhwc_layout")
+        g.add_tensor("x", [1, 8, 12, 12])
+        g.add_initializer("w1", (rng.standard_normal((16, 8, 3, 3)) * 0.2).astype(np.float32))
+        g.add_initializer("w2", (rng.standard_normal((16, 16, 1, 1)) * 0.2).astype(np.float32))
+        g.add_op("c1", "Conv", ["x", "w1"], ["a"], {"pads": [1, 1, 1, 1]})
+        g.add_op("r", "Relu", ["a"], ["b"])
+        g.add_op("c2", "Conv", ["b", "w2"], ["y"])
+        g.mark_output("y")
+        nhwc = ge.optimize(g, layout="NHWC")
+        text = nhwc.to_text()
+        # NCHW -> NHWC before the first conv, NHWC -> NCHW after the last; none between them.
+        self.assertEqual(text.count('dst_format="NHWC"'), 1, text)
+        self.assertEqual(text.count('src_format="NHWC"'), 1, text)
+        self.assertEqual(nhwc.get_tensor("x").format, "NHWC")
+        self.assertEqual(nhwc.get_tensor("x").external_format, "NCHW")
+        x = rng.standard_normal((1, 8, 12, 12)).astype(np.float32)
+        w1, w2 = g.get_tensor("w1").value, g.get_tensor("w2").value
+        ref = conv2d_ref(np.maximum(conv2d_ref(x, w1, pad=1), 0), w2)
+        np.testing.assert_allclose(run(nhwc, x)[0], ref, rtol=1e-4, atol=1e-4)
+        with self.assertRaisesRegex(ge.Error, r"layout.format = \"NHWC\": backend 'ascend' has no NHWC convolutions"):
+            ge.generate_plan(g, backend="ascend", options={"layout.format": "NHWC"})
