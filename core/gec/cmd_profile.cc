@@ -77,13 +77,12 @@ int cmd_profile(const std::string& model, const CommonOptions& common, const Pro
   }
   std::string peak_source;
   double peak = po.peak_gflops;
-  const auto* roof = dynamic_cast<const ge::RooflineCostModel*>(env->cost_model.get());
   if (peak > 0) {
     peak_source = "given: --peak-gflops";
-  } else if (roof && roof->ceilings().calibrated) {
-    peak = roof->gflops(c.threads);
+  } else if (const ge::MachineCeilings& cc = env->cost_model->ceilings(); cc.calibrated) {
+    peak = ge::RooflineCostModel(cc).gflops(c.threads);
     peak_source = "measured by gec calibrate (MatMul 512x512x512 at " + std::to_string(c.threads) + " thread(s), " +
-                  roof->ceilings().source + ")";
+                  cc.source + ")";
   } else {
     peak = ge::core::nominal_peak_gflops(c.threads, &peak_source);
   }

@@ -484,7 +484,7 @@ std::unique_ptr<Environment> load_environment(const Manifest& manifest) {
     if (e.enabled) load_one(*env, e);
   check_option_values(*env);
   load_registry_files(*env);
-  env->cost_model = std::make_shared<RooflineCostModel>(load_calibration(), &env->ops);
+  env->cost_model = make_machine_cost_model(*env);
   return env;
 }
 

@@ -28,6 +28,11 @@
 
 namespace ge::cpu {
 
+// transdata.cc: require_plain_or_blocked, also accepting rank-4 float32 NHWC on either side
+// (layout.format = "NHWC": oneDNN reads and writes nhwc directly). value_md (blocked.h) gives a
+// rank-4 NHWC value oneDNN's nhwc descriptor.
+void require_plain_blocked_or_nhwc(const KernelBuildContext& ctx);
+
 // conv_depthwise.cc: direct NCHW depthwise kernel, or null when the node is not depthwise 2-D.
 std::unique_ptr<Kernel> make_depthwise_conv(const KernelBuildContext& ctx, const Window& w, int64_t group,
                                             bool has_bias);
@@ -49,7 +54,7 @@ struct ConvSpec {
 
 ConvSpec check_conv(const KernelBuildContext& ctx) {
   require_f32(ctx, {0, 1, 2});
-  require_plain_or_blocked(ctx);
+  require_plain_blocked_or_nhwc(ctx);
   ConvSpec c;
   c.xs = ctx.input_shape(0);
   const Shape& xs = c.xs;
@@ -106,9 +111,11 @@ class ConvKernel : public CpuKernel {
 
     // NC1HWC0 values (the layout pass, docs/layout.md) are oneDNN's nChw16c: the primitive then
     // reads and writes them directly, with no reorder at run time.
+    // NHWC values (layout.format = "NHWC") are oneDNN's nhwc: read and written in place too.
     const bool src_blocked = is_blocked(ctx.node.input(0)), dst_blocked = is_blocked(ctx.node.output(0));
-    user_src_md_ = src_blocked ? blocked_md(xs) : plain_md(xs);
-    user_dst_md_ = dst_blocked ? blocked_md(ys) : plain_md(ys);
+    const bool src_nhwc = ctx.node.input(0)->format == Format::NHWC, dst_nhwc = ctx.node.output(0)->format == Format::NHWC;
+    user_src_md_ = value_md(*ctx.node.input(0));
+    user_dst_md_ = value_md(*ctx.node.output(0));
     user_w_md_ = format_is_weight(wv.format) ? conv_weight_md(wdims, wv.format, "'" + wv.name() + "'" + where)
                                              : memory::desc(wdims, dt::f32, wtag_plain);
     memory::desc src_any(to_dims(xs), dt::f32, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
@@ -148,7 +155,8 @@ class ConvKernel : public CpuKernel {
       const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
       const std::string layout = env ? env : "";
       const bool plain = layout == "plain" || (layout != "blocked" && pointwise);
-      pd_ = (plain || src_blocked || dst_blocked) ? make(user_src_md_, user_dst_md_) : make(src_any, dst_any);
+      pd_ = (plain || src_blocked || dst_blocked || src_nhwc || dst_nhwc) ? make(user_src_md_, user_dst_md_)
+                                                                          : make(src_any, dst_any);
       prim_ = dnnl::convolution_forward(pd_);
       eng_ = dnnl_engine();
       src_reorder_ = pd_.src_desc() != user_src_md_;
@@ -262,7 +270,8 @@ std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const Co
   const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
   // NC1HWC0 activations: oneDNN's blocked kernels (depthwise included) with their own post-ops,
   // which keep the padding channels zero.
-  if (is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0))) {
+  const bool nhwc = ctx.node.input(0)->format == Format::NHWC || ctx.node.output(0)->format == Format::NHWC;
+  if (is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0)) || nhwc) {
     if (ctx.node.input(3) && ctx.node.input(3)->format != ctx.node.output(0)->format)
       throw InvalidGraphError("FusedConv: Z's format " + std::string(format_name(ctx.node.input(3)->format)) +
                               " differs from Y's " + std::string(format_name(ctx.node.output(0)->format)) + " in " + who(ctx));

@@ -39,7 +39,10 @@ class TransDataKernel : public CpuKernel {
       throw UnsupportedError("TransData: " + sf + " -> " + df + " not supported for shape " + x.shape.str() + where);
     const bool nchw_pair = (x.format == Format::NC1HWC0) != (y.format == Format::NC1HWC0) &&
                            !format_is_blocked(x.format == Format::NC1HWC0 ? y.format : x.format);
-    onednn_ = x.dtype == DataType::Float32 && x.shape.rank() == 4 && nchw_pair && x.numel() > 0;
+    // NCHW <-> NHWC (layout.format = "NHWC") is oneDNN's reorder between nchw and nhwc.
+    auto plain_f = [](Format f) { return f == Format::ND || f == Format::NCHW; };
+    const bool nhwc_pair = (x.format == Format::NHWC && plain_f(y.format)) || (y.format == Format::NHWC && plain_f(x.format));
+    onednn_ = x.dtype == DataType::Float32 && x.shape.rank() == 4 && (nchw_pair || nhwc_pair) && x.numel() > 0;
     if (onednn_) {
       try {
         src_md_ = value_md(x);
@@ -51,7 +54,7 @@ class TransDataKernel : public CpuKernel {
         C_ = s[1];
         HW_ = s[2] * s[3];
         full_ = C_ / kFormatC0 * kFormatC0;
-        if (full_ > 0 && full_ < C_) {
+        if (!nhwc_pair && full_ > 0 && full_ < C_) {
           // Full blocks on oneDNN's blocked reorder, the partial block by tail(); only when
           // oneDNN picks its fast kernel for the sub-memories.
           const dnnl::memory::dims sub{N_, full_, s[2], s[3]}, zero{0, 0, 0, 0};
@@ -126,7 +129,26 @@ dnnl::memory::desc blocked_md(const Shape& s) {
   return dnnl::memory::desc(to_dims(s), dnnl::memory::data_type::f32, dnnl::memory::format_tag::nChw16c);
 }
 
-dnnl::memory::desc value_md(const Value& v) { return is_blocked(&v) ? blocked_md(v.shape) : plain_md(v.shape); }
+dnnl::memory::desc value_md(const Value& v) {
+  if (v.format == Format::NHWC && v.shape.rank() == 4)
+    return dnnl::memory::desc(to_dims(v.shape), dnnl::memory::data_type::f32, dnnl::memory::format_tag::nhwc);
+  return is_blocked(&v) ? blocked_md(v.shape) : plain_md(v.shape);
+}
+
+void require_plain_blocked_or_nhwc(const KernelBuildContext& ctx) {
+  for (const Value* v : {ctx.node.input(0), ctx.node.output(0)})
+    if (v && v->format == Format::NHWC && (v->shape.rank() != 4 || v->dtype != DataType::Float32))
+      throw UnsupportedError(ctx.node.op_type() + ": format NHWC of " + std::string(dtype_name(v->dtype)) + v->shape.str() +
+                             " not supported (rank-4 float32 only) in " + who(ctx));
+  const bool in_nhwc = ctx.node.input(0) && ctx.node.input(0)->format == Format::NHWC;
+  const bool out_nhwc = ctx.node.output(0) && ctx.node.output(0)->format == Format::NHWC;
+  if (in_nhwc && out_nhwc) return;
+  if (!in_nhwc && !out_nhwc) return require_plain_or_blocked(ctx);
+  // One side NHWC, the other plain or blocked: check that side alone.
+  const Value* other = in_nhwc ? ctx.node.output(0) : ctx.node.input(0);
+  if (other && other->format != Format::ND && other->format != Format::NCHW && other->format != Format::NC1HWC0)
+    throw UnsupportedError(ctx.node.op_type() + ": format " + std::string(format_name(other->format)) + " not supported in " + who(ctx));
+}
 
 void require_plain_or_blocked(const KernelBuildContext& ctx) {
   auto check = [&](const Value* v) {

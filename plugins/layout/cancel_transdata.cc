@@ -56,8 +56,8 @@ int cancel_transdata(Graph& g) {
   return removed;
 }
 
-bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx) {
-  bool changed = insert_transdata(g, prefer, ctx) > 0;
+bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx, bool graph_outputs) {
+  bool changed = insert_transdata(g, prefer, ctx, graph_outputs) > 0;
   for (int round = 0; round < 64; ++round) {
     const int sunk = sink_transdata(g, prefer);
     const int cancelled = cancel_transdata(g);

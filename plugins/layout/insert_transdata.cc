@@ -14,12 +14,12 @@ namespace {
 bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
 
 /// An anchor whose preference is usable: sizes match the node, and no output is a graph output
-/// (graph outputs keep their plain format and their name).
-bool usable(const Node& n, const NodeFormats& f) {
+/// (graph outputs keep their plain format and their name) unless `graph_outputs`.
+bool usable(const Node& n, const NodeFormats& f, bool graph_outputs) {
   if (f.follows || f.inputs.size() != n.num_inputs() || f.outputs.size() != n.num_outputs()) return false;
   bool blocked = false;
   for (size_t i = 0; i < n.num_outputs(); ++i) {
-    if (!plain(f.outputs[i]) && n.output(i) && n.output(i)->is_graph_output()) return false;
+    if (!graph_outputs && !plain(f.outputs[i]) && n.output(i) && n.output(i)->is_graph_output()) return false;
     blocked = blocked || !plain(f.outputs[i]);
   }
   for (size_t i = 0; i < n.num_inputs(); ++i) {
@@ -32,13 +32,13 @@ bool usable(const Node& n, const NodeFormats& f) {
 
 }  // namespace
 
-int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx) {
+int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx, bool graph_outputs) {
   std::map<std::pair<Value*, Format>, Value*> converted;  // one conversion per value and format
   int moved = 0;
   for (Node* n : g.topological_order()) {
     if (is_transdata(*n)) continue;
     std::optional<NodeFormats> f = prefer(*n);
-    if (!f || !usable(*n, *f)) continue;
+    if (!f || !usable(*n, *f, graph_outputs)) continue;
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       Value* v = n->input(i);
       const Format want = f->inputs[i];
@@ -60,6 +60,23 @@ int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ct
       Value* y = n->output(o);
       const Format want = f->outputs[o];
       if (!y || plain(want)) continue;
+      if (y->is_graph_output()) {
+        // A graph output keeps its name and plain format: the node is rebuilt writing a new
+        // value in `want`, and a TransData writes the output from it.
+        Value* q = g.add_value(g.unique_value_name(y->name() + "_" + std::string(format_name(want))), y->dtype, y->shape);
+        q->format = want;
+        std::vector<Value*> ins = n->inputs(), outs = n->outputs();
+        outs[o] = q;
+        const std::string op = n->op_type(), name = n->name(), domain = n->domain();
+        Attributes attrs = n->attrs;
+        g.remove_node(n);
+        n = g.add_node(op, name, std::move(ins), std::move(outs), std::move(attrs), domain);
+        Attributes a;
+        a.set("src_format", std::string(format_name(want)));
+        a.set("dst_format", std::string(format_name(y->format)));
+        g.add_node("TransData", "", {q}, {y}, std::move(a), "ge");
+        continue;
+      }
       // y becomes the blocked result; its readers get a plain copy through a TransData.
       const Format before = y->format;
       Value* p = g.add_value(g.unique_value_name(y->name() + "_" + std::string(format_name(before))), y->dtype, y->shape);

@@ -37,14 +37,16 @@ void infer_transdata(InferContext& ctx);
 
 /// Step 1; returns the number of nodes moved to a blocked format. `ctx`, when given, receives
 /// the report counter "layout.constants_converted".
-int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr);
+/// With `graph_outputs`, an anchor writing a graph output runs in its preferred format too: it then
+/// writes a new value and a TransData writes the output (which keeps its name and plain format).
+int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr, bool graph_outputs = false);
 /// Step 2; returns the number of nodes the conversions moved past.
 int sink_transdata(Graph& g, const FormatPreferenceFn& prefer);
 /// Step 3; returns the number of TransData nodes removed.
 int cancel_transdata(Graph& g);
 /// Steps 1-3 as the pass runs them (insert, then sink and cancel to a fixpoint; topological
 /// order restored). Returns true when the graph changed.
-bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr);
+bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr, bool graph_outputs = false);
 
 /// Number of TransData nodes in g (the figure reported per model).
 int count_transdata(const Graph& g);

@@ -6,9 +6,16 @@
 // one inference and leaves `pipeline` out (stages only pay off across requests); "throughput"
 // compares the steady-state time per request: the busiest stream's time for a pipeline, the
 // latency for the others. Graph::schedule.reason lists every candidate's estimate.
+//
+// Each scheduler is tried with its options: `parallel` at every stream count from 2 to the thread
+// budget (at most 8) with stream fusion on and off, `pipeline` at every stage count from 2 to the
+// budget (at most 8) — except that an option the manifest sets ([scheduler] streams,
+// stream_fusion, pipeline_stages) is kept at its value. The winner is applied with its options.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <memory>
 
 #include "ge/sdk/error.h"
 #include "registration.h"
@@ -34,24 +41,59 @@ class AutoScheduler final : public Scheduler {
     int best_streams = 0;
     std::string table;
     // Simplest first, so that a tie keeps the simpler schedule: sequential, parallel, pipeline,
-    // then any other registered scheduler by name.
+    // then any other registered scheduler by name; each with its option variants.
     std::vector<std::string> names = {"sequential", "parallel", "pipeline"};
     for (auto& [n, s] : ctx.schedulers)
       if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    struct Candidate {
+      std::string scheduler, label;
+      std::map<std::string, std::string> options;
+    };
+    auto values = [&](const std::string& key, std::vector<std::string> all) {
+      auto it = ctx.options.find(key);
+      return it != ctx.options.end() ? std::vector<std::string>{it->second} : all;
+    };
+    const int most = std::max(2, std::min(ctx.threads, 8));
+    std::vector<std::string> counts;
+    for (int k = 2; k <= most; ++k) counts.push_back(std::to_string(k));
+    std::vector<Candidate> cands;
     for (const std::string& cand_name : names) {
-      auto found = ctx.schedulers.find(cand_name);
-      if (found == ctx.schedulers.end() || !found->second || cand_name == name()) continue;
+      if (cand_name == name()) continue;
+      if (cand_name == "parallel") {
+        for (const std::string& streams : values("streams", counts))
+          for (const std::string& fusion : values("stream_fusion", {"true", "false"})) {
+            std::map<std::string, std::string> o = ctx.options;
+            o["streams"] = streams;
+            o["stream_fusion"] = fusion;
+            cands.push_back({cand_name, "parallel(streams=" + streams + ", stream_fusion=" + fusion + ")", o});
+          }
+      } else if (cand_name == "pipeline") {
+        for (const std::string& stages : values("pipeline_stages", counts)) {
+          std::map<std::string, std::string> o = ctx.options;
+          o["pipeline_stages"] = stages;
+          cands.push_back({cand_name, "pipeline(stages=" + stages + ")", o});
+        }
+      } else {
+        cands.push_back({cand_name, cand_name, ctx.options});
+      }
+    }
+    const Candidate* best_cand = nullptr;
+    for (const Candidate& c : cands) {
+      auto found = ctx.schedulers.find(c.scheduler);
+      if (found == ctx.schedulers.end() || !found->second) continue;
       const Scheduler* cand = found->second;
-      if (objective == "latency" && cand_name == "pipeline") continue;
+      if (objective == "latency" && c.scheduler == "pipeline") continue;
+      ScheduleContext cctx = ctx;
+      cctx.options = c.options;
       std::unique_ptr<Graph> trial = g.clone();
-      cand->schedule(*trial, ctx);
+      cand->schedule(*trial, cctx);
       if (!check_schedule(*trial).empty()) continue;  // a broken candidate never wins
       std::vector<double> busy;
-      double ms = ctx.estimate_ms(*trial, &busy);
+      double ms = cctx.estimate_ms(*trial, &busy);
       if (objective == "throughput" && trial->schedule.pipeline_stages > 1)
         ms = *std::max_element(busy.begin(), busy.end()) / 1000.0;
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%s%s %.3f ms", table.empty() ? "" : ", ", cand_name.c_str(), ms);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s%s %.3f ms", table.empty() ? "" : ", ", c.label.c_str(), ms);
       table += buf;
       // Lower wins; on a tie the schedule with fewer streams (fewer threads and events for the
       // same estimate), then the earlier candidate.
@@ -59,10 +101,12 @@ class AutoScheduler final : public Scheduler {
       // (Estimates within 1e-6 relative are a tie: the same work summed in another order.)
       const bool lower = ms < best_ms * (1 - 1e-6);
       const bool tie = !lower && ms <= best_ms * (1 + 1e-6);
-      if (lower || (tie && streams < best_streams)) best = cand_name, best_ms = ms, best_streams = streams;
+      if (lower || (tie && streams < best_streams)) best = c.label, best_ms = ms, best_streams = streams, best_cand = &c;
     }
-    if (best.empty()) throw Error("scheduler 'auto': no other scheduler is registered to choose from");
-    ctx.schedulers.at(best)->schedule(g, ctx);
+    if (!best_cand) throw Error("scheduler 'auto': no other scheduler is registered to choose from");
+    ScheduleContext chosen = ctx;
+    chosen.options = best_cand->options;
+    ctx.schedulers.at(best_cand->scheduler)->schedule(g, chosen);
     char head[160];
     std::snprintf(head, sizeof head, "auto (%s, %d thread(s)): chose %s, the lowest estimate (", objective.c_str(),
                   ctx.threads, best.c_str());

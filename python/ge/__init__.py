@@ -7,44 +7,114 @@ Tutorial and the config-to-manifest table: docs/python.md.
 import json
 from ._ge import (Error, UnsupportedError, InvalidGraphError, Graph, TensorInfo, Operator,
                   MemoryEstimate, Schedule, Plan, Session, Executor, Profile, OperatorTime,
-                  load_onnx, load_plan, plugins, default_manifest, set_log_level)
+                  load_onnx, load_plan, plugins, fusion_rules, passes, default_manifest, set_log_level)
 from . import _ge
-from .config import OptimizeConfig, ScheduleConfig
+from .config import OptimizeConfig, ScheduleConfig, FUSION_MODE_ALIASES, expand_fusion_names
 
 __all__ = ["Error", "UnsupportedError", "InvalidGraphError", "Graph", "TensorInfo", "Operator",
            "MemoryEstimate", "Schedule", "Plan", "Session", "Executor", "Profile", "OperatorTime",
            "OptimizeConfig", "ScheduleConfig", "load_onnx", "load_plan", "plugins", "default_manifest",
-           "set_log_level", "optimize", "fuse_operators", "schedule", "auto_schedule", "generate_plan",
+           "set_log_level", "fusion_rules", "passes", "graph_fusion_patterns", "optimize", "fuse_operators", "schedule", "auto_schedule", "generate_plan",
            "profile"]
 
 
-def optimize(graph, config=None, manifest=None):
+class _FusionPatterns:
+    """Process-wide defaults of every compilation from Python (ge.graph_fusion_patterns).
+
+    disable: fusion rules or passes that no ge.optimize / fuse_operators / schedule / generate_plan
+    / profile of this process runs, on top of each OptimizeConfig's disabled_patterns. Set it to a
+    name or a list of names (GE's, or the article's: layernorm_add_gelu = add_layernorm +
+    bias_gelu); names are checked against the loaded plugins when set (ValueError naming an
+    unknown one). Reading it gives the GE names; `ge.graph_fusion_patterns.disable = []` clears it.
+    """
+    __slots__ = ("_disable",)
+
+    def __init__(self):
+        self._disable = ()
+
+    @property
+    def disable(self):
+        return self._disable
+
+    @disable.setter
+    def disable(self, names):
+        if names is None:
+            names = []
+        if isinstance(names, str):
+            names = [names]
+        rules = expand_fusion_names(names, "graph_fusion_patterns.disable")
+        known = set(fusion_rules()) | set(passes())
+        unknown = [n for n in rules if n not in known]
+        if unknown:
+            raise ValueError("graph_fusion_patterns.disable: %s is no loaded fusion rule or pass (rules: %s; article "
+                             "names: %s)" % (", ".join("'%s'" % n for n in unknown), ", ".join(sorted(fusion_rules())),
+                                             ", ".join(sorted(FUSION_MODE_ALIASES))))
+        self._disable = tuple(rules)
+
+    def __repr__(self):
+        return "ge.graph_fusion_patterns(disable=%r)" % (list(self._disable),)
+
+
+graph_fusion_patterns = _FusionPatterns()
+
+
+def _overrides(config):
+    return (config or OptimizeConfig()).overrides(graph_fusion_patterns.disable)
+
+
+def _config_with(config, options, what):
+    """`config` (or OptimizeConfig()) with OptimizeConfig fields given as keywords replaced."""
+    if not options:
+        return config
+    c = OptimizeConfig()
+    if config is not None:
+        for f in OptimizeConfig._FIELDS:
+            setattr(c, f, getattr(config, f))
+    for k, v in options.items():
+        if k not in OptimizeConfig._FIELDS:
+            raise TypeError("%s() got an unexpected keyword argument '%s' (OptimizeConfig options: %s)"
+                            % (what, k, ", ".join(OptimizeConfig._FIELDS)))
+        setattr(c, k, v)
+    return c
+
+
+def _check_graph(graph, what):
+    if not isinstance(graph, Graph):
+        raise TypeError("%s() takes a ge.Graph, not %s" % (what, type(graph).__name__))
+
+
+def optimize(graph, config=None, manifest=None, **options):
     """Compiles a copy of `graph` through every stage (as `gec compile`) and returns it.
 
-    config: OptimizeConfig (default OptimizeConfig()); manifest: TOML file (None = the graph's).
+    config: OptimizeConfig (default OptimizeConfig()); manifest: TOML file (None = the graph's);
+    options: OptimizeConfig fields as keywords, replacing config's (ge.optimize(g, layout="NHWC")).
     The result's .fusions and .passes hold the compilation's figures. Raises ge.Error.
     """
-    config = config or OptimizeConfig()
-    return _ge._optimize(graph, config.overrides(), manifest or "")
+    _check_graph(graph, "optimize")
+    config = _config_with(config, options, "optimize")
+    return _ge._optimize(graph, _overrides(config), manifest or "")
 
 
-def fuse_operators(graph, config=None, manifest=None):
+def fuse_operators(graph, config=None, manifest=None, **options):
     """The fusion stage alone (fusion rules and fusion-stage passes) on a copy of `graph`."""
-    config = config or OptimizeConfig()
-    return _ge._fuse_operators(graph, config.overrides(), manifest or "")
+    _check_graph(graph, "fuse_operators")
+    config = _config_with(config, options, "fuse_operators")
+    return _ge._fuse_operators(graph, _overrides(config), manifest or "")
 
 
 def schedule(graph, config=None, optimize_config=None, manifest=None):
     """Compiles a copy of `graph` with the scheduler options of `config`; returns a ge.Schedule.
 
     The schedule stage runs within the whole pipeline (after fusion and layout; the memory stage
-    then follows the streams), as `gec compile --scheduler NAME`. .schedule_strategy names the
-    scheduler, .estimate_latency() is the cost model's estimate in ms. Without the scheduler
-    plugin, setting any option raises ge.Error ("unknown key ... no loaded plugin reads it").
+    then follows the streams), as `gec compile --scheduler NAME`. The options choose the scheduler
+    they imply (ScheduleConfig.implied_scheduler). .schedule_strategy names the scheduler,
+    .estimate_latency() is the cost model's estimate in ms.
     """
+    _check_graph(graph, "schedule")
+    if config is not None and not isinstance(config, ScheduleConfig):
+        raise TypeError("schedule() takes a ge.ScheduleConfig, not %s" % type(config).__name__)
     config = config or ScheduleConfig()
-    optimize_config = optimize_config or OptimizeConfig()
-    return _ge._schedule(graph, optimize_config.overrides() + config.overrides(), manifest or "")
+    return _ge._schedule(graph, _overrides(optimize_config) + config.overrides(), manifest or "")
 
 
 def auto_schedule(graph, optimize_config=None, manifest=None):
@@ -73,7 +143,10 @@ def generate_plan(graph, backend="cpu", manifest=None, config=None, options=None
     "must_keep_origin_dtype", "ascend.soc_version": "Ascend310"}). Raises ge.Error naming an
     unknown backend (with the registered ones), an unknown key, or anything the compilation refuses.
     """
-    overrides = config.overrides() if config is not None else []
+    _check_graph(graph, "generate_plan")
+    overrides = config.overrides(graph_fusion_patterns.disable) if config is not None else []
+    if config is None and not graph.compiled_for and graph_fusion_patterns.disable:
+        overrides = OptimizeConfig(opt_level=None, numerics=None).overrides(graph_fusion_patterns.disable)
     overrides += ["%s=%s" % (k, _toml_value(v)) for k, v in (options or {}).items()]
     return _ge._generate_plan(graph, backend, manifest or "", overrides)
 
@@ -85,20 +158,29 @@ def profile(graph_or_plan, iterations=100, threads=0, seed=0, manifest=None):
     Returns a ge.Profile: .top_operators(k), .operators, .memory_usage_mb (MiB),
     .compute_efficiency (achieved / nominal peak), .latency_ms, .save_trace(path).
     """
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError("profile(iterations=%r): iterations must be an int >= 1" % (iterations,))
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError("profile(threads=%r): threads must be 0 (the manifest's, else all cores) or a positive int"
+                         % (threads,))
     if isinstance(graph_or_plan, Plan):
         return _ge._profile_plan(graph_or_plan, iterations, threads, seed, manifest or "")
     if isinstance(graph_or_plan, Graph):
-        return _ge._profile_graph(graph_or_plan, iterations, threads, seed)
+        extra = OptimizeConfig(opt_level=None, numerics=None).overrides(graph_fusion_patterns.disable)
+        return _ge._profile_graph(graph_or_plan, iterations, threads, seed, extra)
     raise TypeError("profile() takes a ge.Graph or a ge.Plan, not %s" % type(graph_or_plan).__name__)
 
 
 def _estimate_memory(self, config=None):
     """Bytes the memory plugin plans for this graph's intermediate tensors (ge.MemoryEstimate):
     .with_reuse (the arena), .without_reuse (one buffer each), .lower_bound (most bytes live at
-    once). Runs the memory stage alone on a copy, in the graph's current order; `config`
-    (OptimizeConfig) supplies memory_optimization_level / enable_memory_reuse. Raises ge.Error.
+    once); the estimate itself (int(), str(), f-strings) is .bytes: the planned arena of a graph
+    ge.optimize compiled, one buffer per intermediate for a graph not compiled yet. Runs the
+    memory stage alone on a copy, in the graph's current order; `config` (OptimizeConfig)
+    supplies memory_optimization_level / enable_memory_reuse (default: those of the compilation
+    that made the graph). Raises ge.Error.
     """
-    return self._estimate_memory(config.overrides() if config is not None else [])
+    return self._estimate_memory(config.overrides() if config is not None else None)
 
 
 Graph.estimate_memory = _estimate_memory

@@ -9,6 +9,7 @@
 
 #include "ge/core/manifest.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/log.h"
 
 namespace gepy {
 
@@ -34,8 +35,14 @@ int thread_count(const ge::core::Environment& env, int requested) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+ge::Value* PyGraph::find(const std::string& name) const {
+  if (ge::Value* v = graph->find_value(name)) return v;
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, ":0") == 0) return graph->find_value(name.substr(0, name.size() - 2));
+  return graph->find_value(name + ":0");
+}
+
 ge::Value* PyGraph::value(const std::string& name) const {
-  ge::Value* v = graph->find_value(name);
+  ge::Value* v = find(name);
   if (!v) throw ge::Error("'" + name + "' is not a tensor of graph '" + graph->name + "'");
   return v;
 }
@@ -68,6 +75,21 @@ PyGraph run_pipeline(const PyGraph& in, const std::string& manifest, const std::
     opts.only = only;
   }
   std::shared_ptr<ge::Graph> g = in.graph->clone();
+  if (g->outputs().empty()) {
+    // A graph built without mark_output returns what a framework's module returns: the tensors
+    // no operator reads. With none, compiling would remove every node: an error, not an empty plan.
+    std::string marked;
+    for (ge::Node* n : g->nodes())
+      for (ge::Value* v : n->outputs())
+        if (v && v->uses().empty()) {
+          g->mark_output(v);
+          marked += (marked.empty() ? "'" : ", '") + v->name() + "'";
+        }
+    if (marked.empty())
+      throw ge::Error("graph '" + g->name + "' has no outputs and no operator result to take as one (" +
+                      std::to_string(g->num_nodes()) + " operators): mark_output(name) the tensors it computes");
+    ge::log(ge::LogLevel::Info, "graph '" + g->name + "' marks no outputs; compiling with the tensors no operator reads as outputs: " + marked);
+  }
   {
     py::gil_scoped_release nogil;
     out.result = ge::core::compile_graph(*g, *out.env, opts);

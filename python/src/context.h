@@ -36,7 +36,10 @@ struct PyGraph {
   std::vector<std::string> overrides;  ///< overrides `env` came from
   std::string compiled_for;            ///< backend of a full compilation; "" = not compiled
   ge::core::CompileResult result;      ///< of the last pipeline run that produced this graph
-  /// Graph inputs and outputs by name; throws ge::Error naming the tensor and the graph.
+  /// A tensor by name; a TensorFlow-style name and its bare form are the same tensor ("x:0" finds
+  /// "x" and "x" finds "x:0" when the exact name is not there). Null when absent.
+  ge::Value* find(const std::string& name) const;
+  /// find(), throwing ge::Error naming the tensor and the graph when absent.
   ge::Value* value(const std::string& name) const;
 };
 

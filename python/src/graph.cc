@@ -85,6 +85,10 @@ ge::AttrValue coerce(ge::AttrValue v, ge::AttrType want) {
     }
     return v;
   }
+  // A scalar where the definition takes a list: PyTorch's kernel_size=3 is [3] (one per axis).
+  if (got == ge::AttrType::Int && want == ge::AttrType::Ints) return std::vector<int64_t>{std::get<int64_t>(v)};
+  if (got == ge::AttrType::Int && want == ge::AttrType::Floats) return std::vector<float>{static_cast<float>(std::get<int64_t>(v))};
+  if (got == ge::AttrType::Float && want == ge::AttrType::Floats) return std::vector<float>{std::get<float>(v)};
   if (got == ge::AttrType::Ints && want == ge::AttrType::Floats) {
     std::vector<float> f;
     for (int64_t i : std::get<std::vector<int64_t>>(v)) f.push_back(static_cast<float>(i));
@@ -107,6 +111,7 @@ py::object attr_to_py(const ge::AttrValue& v) {
 
 struct TensorInfoPy {
   std::string name, dtype, format;
+  std::string external_format;  ///< graph inputs and outputs: the layout the caller feeds / reads
   std::vector<int64_t> shape;
   bool is_input = false, is_output = false, is_constant = false;
   std::string producer;  ///< producing node's name; "" for inputs and constants
@@ -122,6 +127,22 @@ TensorInfoPy describe(const ge::Value& v) {
     } catch (const ge::Error&) {
     }
   t.format = std::string(ge::format_name(v.format));
+  t.external_format = v.is_graph_input() || v.is_graph_output() ? t.format : "";
+  // A graph input every reader takes through one TransData (the layout stage): the graph computes
+  // it in that conversion's format; the caller still feeds external_format.
+  if (v.is_graph_input() && !v.uses().empty()) {
+    std::string inner;
+    for (const ge::Use& u : v.uses()) {
+      const bool td = u.node->domain() == "ge" && u.node->op_type() == "TransData" && u.node->output(0);
+      const std::string f = td ? std::string(ge::format_name(u.node->output(0)->format)) : t.format;
+      if (inner.empty()) inner = f;
+      else if (inner != f) inner = "mixed";
+    }
+    if (inner != "mixed") t.format = inner;
+  }
+  // A graph output written by a TransData: the graph computed it in the TransData's source format.
+  if (v.is_graph_output() && v.producer() && v.producer()->domain() == "ge" && v.producer()->op_type() == "TransData")
+    t.format = std::string(ge::format_name(v.producer()->input(0)->format));
   t.shape = v.shape.dims();
   t.is_input = v.is_graph_input();
   t.is_output = v.is_graph_output();
@@ -151,6 +172,10 @@ OperatorPy describe(const ge::Node& n) {
 struct MemoryEstimate {
   int64_t with_reuse = 0, without_reuse = 0, lower_bound = 0;
   std::string planner, level;
+  bool compiled = false;  ///< of a graph ge.optimize compiled (its memory is planned)
+  /// What the graph's intermediate tensors take as it stands: a compiled graph's planned arena;
+  /// before compilation nothing is planned, so every intermediate has its own buffer.
+  int64_t bytes() const { return compiled ? with_reuse : without_reuse; }
 };
 
 void infer_shapes(PyGraph& g) {
@@ -166,7 +191,12 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("shape", [](const TensorInfoPy& t) { return py::tuple(py::cast(t.shape)); },
                              "Static shape, a tuple of ints (elements per axis).")
       .def_readonly("dtype", &TensorInfoPy::dtype, "numpy dtype name, e.g. 'float32'.")
-      .def_readonly("format", &TensorInfoPy::format, "Memory format: ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NC1HWC0_C04, FRACTAL_Z_C04, ... (ge/sdk/types.h).")
+      .def_readonly("format", &TensorInfoPy::format,
+                    "Memory format the graph computes the tensor in: ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ, "
+                    "NC1HWC0_C04, FRACTAL_Z_C04, ... (ge/sdk/types.h). For a graph input or output that the layout "
+                    "stage converts at the boundary, the converted format (the caller still uses external_format).")
+      .def_readonly("external_format", &TensorInfoPy::external_format,
+                    "Graph inputs and outputs: the format the caller feeds or reads; '' for other tensors.")
       .def_readonly("is_input", &TensorInfoPy::is_input)
       .def_readonly("is_output", &TensorInfoPy::is_output)
       .def_readonly("is_constant", &TensorInfoPy::is_constant, "An initializer (weights).")
@@ -175,7 +205,8 @@ void bind_graph(py::module_& m) {
       .def("__repr__", [](const TensorInfoPy& t) {
         std::string s;
         for (int64_t d : t.shape) s += (s.empty() ? "" : ",") + std::to_string(d);
-        return "<ge.TensorInfo '" + t.name + "' " + t.dtype + "[" + s + "] " + t.format + ">";
+        return "<ge.TensorInfo '" + t.name + "' " + t.dtype + "[" + s + "] " + t.format +
+               (!t.external_format.empty() && t.external_format != t.format ? " (fed as " + t.external_format + ")" : "") + ">";
       });
 
   py::class_<OperatorPy>(m, "Operator", "One node of a graph (a copy).")
@@ -199,9 +230,20 @@ void bind_graph(py::module_& m) {
       .def_readonly("lower_bound", &MemoryEstimate::lower_bound, "Largest bytes live at any one step.")
       .def_readonly("planner", &MemoryEstimate::planner)
       .def_readonly("level", &MemoryEstimate::level)
+      .def_readonly("compiled", &MemoryEstimate::compiled, "The graph was compiled (its memory is planned).")
+      .def_property_readonly("bytes", &MemoryEstimate::bytes,
+                             "Bytes the intermediate tensors take as the graph stands: with_reuse for a compiled "
+                             "graph (its plan), without_reuse before compilation (nothing planned yet).")
+      .def("__int__", &MemoryEstimate::bytes)
+      .def("__index__", &MemoryEstimate::bytes)
+      .def("__str__", [](const MemoryEstimate& e) { return std::to_string(e.bytes()); })
+      .def("__format__", [](const MemoryEstimate& e, const std::string& spec) {
+        return py::str("{:" + spec + "}").attr("format")(e.bytes());
+      })
       .def("__repr__", [](const MemoryEstimate& e) {
-        return "<ge.MemoryEstimate with_reuse=" + std::to_string(e.with_reuse) +
-               " without_reuse=" + std::to_string(e.without_reuse) + " bytes>";
+        return "<ge.MemoryEstimate " + std::to_string(e.bytes()) + " bytes (" + (e.compiled ? "planned" : "not planned yet") +
+               "): with_reuse=" + std::to_string(e.with_reuse) + " without_reuse=" + std::to_string(e.without_reuse) +
+               " lower_bound=" + std::to_string(e.lower_bound) + ">";
       });
 
   py::class_<PyGraph, std::shared_ptr<PyGraph>>(m, "Graph", R"(A computation graph (GE's IR).
@@ -209,17 +251,27 @@ void bind_graph(py::module_& m) {
 Build one with add_tensor / add_initializer / add_op / mark_output, or load one with
 ge.load_onnx. Every add_op runs shape inference, so each tensor has a dtype and static shape as
 soon as it exists. Errors raise ge.Error with the message gec prints for the same graph.)")
-      .def(py::init([](const std::string& name, int64_t opset, const std::string& manifest) {
+      .def(py::init([](const std::string& name, int64_t opset, const std::string& manifest,
+                       std::map<std::string, int64_t> opsets) {
+             if (opset < 1) throw py::value_error("Graph(opset=" + std::to_string(opset) + "): the ai.onnx opset must be >= 1");
              auto g = std::make_shared<PyGraph>();
              g->graph = std::make_shared<ge::Graph>(name);
              g->graph->opsets[""] = opset;
+             g->graph->opsets["ge"] = 1;  // GE's own fused ops (registry domain "ge", version 1)
+             for (auto& [domain, version] : opsets) {
+               if (version < 1)
+                 throw py::value_error("Graph(opsets={'" + domain + "': " + std::to_string(version) + "}): an opset version must be >= 1");
+               g->graph->opsets[domain == "ai.onnx" ? "" : domain] = version;
+             }
              g->manifest = manifest;
              g->env = environment(manifest);
              return g;
            }),
            py::arg("name") = "graph", py::arg("opset") = 17, py::arg("manifest") = "",
+           py::arg("opsets") = std::map<std::string, int64_t>{},
            "name: graph name; opset: ai.onnx operator set version; manifest: TOML file whose plugins "
-           "type the graph ('' = the default manifest).")
+           "type the graph ('' = the default manifest); opsets: {domain: version} of other operator "
+           "domains the graph uses (a vendor's, e.g. {'myco': 1}; 'ge' is 1 unless given).")
       .def_property_readonly("name", [](const PyGraph& g) { return g.graph->name; })
       .def("add_tensor",
            [](PyGraph& g, const std::string& name, std::vector<int64_t> shape, const std::string& dtype,
@@ -240,14 +292,18 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
       .def("add_op",
            [](PyGraph& g, const std::string& name, const std::string& op_type, std::vector<std::string> inputs,
               std::vector<std::string> outputs, py::dict attrs, const std::string& domain) {
+             const std::string where = "add_op '" + name + "'";
+             if (!g.graph->opsets.count(domain))
+               throw ge::Error(where + ": domain '" + domain + "' has no opset in graph '" + g.graph->name +
+                               "': declare its version, ge.Graph('" + g.graph->name + "', opsets={'" + domain + "': 1})");
              std::vector<ge::Value*> ins;
              for (const std::string& in : inputs) {
                if (in.empty()) {
                  ins.push_back(nullptr);
                  continue;
                }
-               ge::Value* v = g.graph->find_value(in);
-               if (!v) throw ge::Error("add_op '" + name + "': input '" + in + "' is not a tensor of graph '" + g.graph->name + "'");
+               ge::Value* v = g.find(in);
+               if (!v) throw ge::Error(where + ": input '" + in + "' is not a tensor of graph '" + g.graph->name + "'");
                ins.push_back(v);
              }
              if (g.graph->find_node(name)) throw ge::Error("add_op: graph '" + g.graph->name + "' already has a node '" + name + "'");
@@ -259,30 +315,38 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
                const ge::AttrDef* ad = def ? def->find_attr(key) : nullptr;
                a.set(key, ad ? coerce(std::move(value), ad->type) : std::move(value));
              }
-             std::vector<ge::Value*> outs, created;
              for (const std::string& o : outputs) {
                ge::Value* v = g.graph->find_value(o);
                if (v && (v->producer() || v->is_graph_input() || v->is_constant()))
-                 throw ge::Error("add_op '" + name + "': output '" + o + "' already exists in graph '" + g.graph->name + "'");
-               if (!v) created.push_back(v = g.graph->add_value(o));
-               outs.push_back(v);
+                 throw ge::Error(where + ": output '" + o + "' already exists in graph '" + g.graph->name + "'");
              }
-             ge::Node* n = g.graph->add_node(op_type, name, ins, outs, std::move(a), domain);
-             try {
-               infer_shapes(g);  // the importer's checks and messages: op known, inputs, attributes, shapes
-             } catch (...) {
-               g.graph->remove_node(n);
-               for (ge::Value* v : created) g.graph->remove_value(v);
-               throw;
+             // Shape inference may rewrite the graph (a framework alias or a function body expands
+             // into ONNX ops): work on a copy and keep it only when everything succeeded.
+             std::shared_ptr<ge::Graph> work = g.graph->clone();
+             std::vector<ge::Value*> wins, outs;
+             for (ge::Value* v : ins) wins.push_back(v ? work->find_value(v->name()) : nullptr);
+             for (const std::string& o : outputs) {
+               ge::Value* v = work->find_value(o);
+               outs.push_back(v ? v : work->add_value(o));
              }
+             work->add_node(op_type, name, wins, outs, std::move(a), domain);
+             PyGraph w = g;
+             w.graph = work;
+             infer_shapes(w);  // the importer's checks and messages: op known, inputs, attributes, shapes
+             g.graph->swap(*work);
            },
            py::arg("name"), py::arg("op_type"), py::arg("inputs") = std::vector<std::string>{},
            py::arg("outputs") = std::vector<std::string>{}, py::arg("attrs") = py::dict(), py::arg("domain") = "",
            "Adds an operator reading tensors `inputs` (names; '' = omitted optional input) and creating "
-           "`outputs`. attrs: {name: int | float | str | list | ndarray}. Runs shape inference; raises "
-           "ge.Error (as gec) for an unknown op type, wrong input count or dtype, unknown attribute.")
+           "`outputs`. attrs: {name: int | float | str | list | ndarray}. op_type: an ONNX op, a GE op "
+           "(domain 'ge'), a vendor op (domain declared in Graph(opsets=...)), or a framework alias "
+           "(Conv2d, BatchNorm, BiasAdd, Linear, ...: `gec ops`), which becomes the ONNX ops it means. "
+           "Runs shape inference; raises ge.Error (as gec) for an unknown op type, wrong input count or "
+           "dtype, unknown attribute; the graph is unchanged then.")
       .def("mark_output",
-           [](PyGraph& g, const std::string& name) { g.graph->mark_output(g.value(name)); }, py::arg("name"))
+           [](PyGraph& g, const std::string& name) { g.graph->mark_output(g.value(name)); }, py::arg("name"),
+           "Makes a tensor a graph output. A graph that marks none has as outputs the tensors no operator "
+           "reads (as a framework's module returns its last results) when it is compiled.")
       .def("get_tensor", [](const PyGraph& g, const std::string& name) { return describe(*g.value(name)); },
            py::arg("name"), "The tensor's name, shape, dtype and format. Raises ge.Error for an unknown name.")
       .def("get_operators",
@@ -319,15 +383,18 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
       .def_property_readonly("compiled_for", [](const PyGraph& g) { return g.compiled_for; },
                              "Backend of the full compilation that produced this graph; '' when not compiled.")
       .def("_estimate_memory",
-           [](const PyGraph& g, std::vector<std::string> overrides) {
-             // The memory stage alone on a copy, as planned in the IR's current order.
+           [](const PyGraph& g, std::optional<std::vector<std::string>> given) {
+             // The memory stage alone on a copy, as planned in the IR's current order; a compiled
+             // graph with its compilation's settings unless others are given.
+             std::vector<std::string> overrides = given ? *given : g.overrides;
              PyGraph planned = run_pipeline(g, g.manifest, overrides, std::set<ge::Stage>{ge::Stage::Memory});
              ge::core::MemoryFigures f = ge::core::memory_figures(planned.result);
              if (!f.arena_bytes || !f.no_reuse_bytes)
                throw ge::Error("no loaded plugin plans memory (no memory-stage pass reported arena figures)");
-             return MemoryEstimate{*f.arena_bytes, *f.no_reuse_bytes, f.lower_bound_bytes.value_or(0), f.planner, f.level};
+             return MemoryEstimate{*f.arena_bytes, *f.no_reuse_bytes, f.lower_bound_bytes.value_or(0), f.planner, f.level,
+                                   !g.compiled_for.empty()};
            },
-           py::arg("overrides") = std::vector<std::string>{},
+           py::arg("overrides") = py::none(),
            "Bytes of the arena the memory plugin plans, with and without reuse (MemoryEstimate). "
            "overrides: manifest options ('memory.level=\"basic\"', …).")
       .def("to_text", [](const PyGraph& g) { return ge::print_graph(*g.graph); }, "The text IR (sdk/text_ir.h).")
@@ -337,7 +404,11 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
            },
            py::arg("path"), "Writes the graph as an ONNX model (GE's fused ops in domain 'ge').")
       .def("__repr__", [](const PyGraph& g) {
-        return "<ge.Graph '" + g.graph->name + "': " + std::to_string(g.graph->num_nodes()) + " operators>";
+        std::string ins, outs;
+        for (auto* v : g.graph->inputs()) ins += (ins.empty() ? "" : ", ") + v->name();
+        for (auto* v : g.graph->outputs()) outs += (outs.empty() ? "" : ", ") + v->name();
+        return "<ge.Graph '" + g.graph->name + "': " + std::to_string(g.graph->num_nodes()) + " operators, inputs [" + ins +
+               "], outputs [" + outs + "]" + (g.compiled_for.empty() ? "" : ", compiled for " + g.compiled_for) + ">";
       });
 
   m.def(

@@ -32,6 +32,22 @@ PYBIND11_MODULE(_ge, m) {
       },
       py::arg("manifest") = "", "Names of the plugins the manifest loads ('' = the default manifest).");
   m.def(
+      "fusion_rules",
+      [](const std::string& manifest) {
+        std::vector<std::string> names;
+        for (const auto& [r, src] : gepy::environment(manifest)->fusion_rules) names.push_back(r->info().name);
+        return names;
+      },
+      py::arg("manifest") = "", "Names of the fusion rules the manifest's plugins register.");
+  m.def(
+      "passes",
+      [](const std::string& manifest) {
+        std::vector<std::string> names;
+        for (const auto& [p, src] : gepy::environment(manifest)->passes) names.push_back(p->info().name);
+        return names;
+      },
+      py::arg("manifest") = "", "Names of the passes the manifest's plugins register.");
+  m.def(
       "default_manifest", [] { return ge::core::default_manifest_path(); },
       "Path of the default manifest (beside the plugins, or GE_MANIFEST).");
   m.def(

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 
 #include "context.h"
 #include "ge/core/environment.h"
@@ -42,48 +43,130 @@ py::list io_list(const std::vector<ge::TensorInfo>& l) {
   return r;
 }
 
-/// One run context of a loaded plan (ge::Session in C++).
+/// A plan's inputs, bound from a Python feed: a dict names every input (unknown and missing keys
+/// are one error naming both); a TF-style name ("x:0") and its bare form ("x") bind the same input.
+std::vector<ge::Tensor> bind_inputs(const ge::LoadedPlan& plan, const py::object& feed, std::vector<py::object>& keep) {
+  const std::vector<ge::TensorInfo>& ins = plan.inputs();
+  auto view = [&](const py::handle& h, const std::string& what) {
+    if (!py::isinstance<py::array>(h))
+      throw ge::Error("input " + what + " is a " + py::str(py::type::of(h).attr("__name__")).cast<std::string>() +
+                      ", not a numpy array");
+    keep.emplace_back();
+    return tensor_view(py::reinterpret_borrow<py::array>(h), keep.back());
+  };
+  auto names = [&]() {
+    std::string l;
+    for (const ge::TensorInfo& i : ins) l += (l.empty() ? "'" : ", '") + i.name + "'";
+    return l;
+  };
+  std::vector<ge::Tensor> ordered;
+  if (py::isinstance<py::dict>(feed)) {
+    py::dict d = py::reinterpret_borrow<py::dict>(feed);
+    std::vector<int> given(ins.size(), 0);
+    std::vector<std::string> unknown;
+    std::vector<std::pair<size_t, py::handle>> bound;
+    for (auto& [k, v] : d) {
+      if (!py::isinstance<py::str>(k)) throw ge::Error("run(): input names are str, got " + py::repr(k).cast<std::string>());
+      const std::string name = k.cast<std::string>();
+      size_t found = ins.size();
+      for (size_t i = 0; i < ins.size(); ++i)
+        if (ins[i].name == name || ins[i].name == name + ":0" || name == ins[i].name + ":0") found = i;
+      if (found == ins.size()) {
+        unknown.push_back(name);
+        continue;
+      }
+      if (given[found]++)
+        throw ge::Error("run(): input '" + ins[found].name + "' is given twice (as '" + name + "' and another key)");
+      bound.emplace_back(found, v);
+    }
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < ins.size(); ++i)
+      if (!given[i]) missing.push_back(ins[i].name);
+    if (!unknown.empty() || !missing.empty()) {
+      std::string m = "run():";
+      auto list = [](const std::vector<std::string>& l) {
+        std::string s;
+        for (const std::string& x : l) s += (s.empty() ? "'" : ", '") + x + "'";
+        return s;
+      };
+      if (!unknown.empty()) m += " unknown input" + std::string(unknown.size() > 1 ? "s " : " ") + list(unknown) + ";";
+      if (!missing.empty()) m += " missing input" + std::string(missing.size() > 1 ? "s " : " ") + list(missing) + ";";
+      throw ge::Error(m + " the plan's inputs are " + names());
+    }
+    ordered.resize(ins.size());
+    for (auto& [i, v] : bound) ordered[i] = view(v, "'" + ins[i].name + "'");
+  } else if (py::isinstance<py::array>(feed)) {
+    if (ins.size() != 1)
+      throw ge::Error("run(): the plan has " + std::to_string(ins.size()) + " inputs (" + names() +
+                      "): pass a dict {name: ndarray} or a list in input order");
+    ordered.push_back(view(feed, "'" + ins[0].name + "'"));
+  } else if (py::isinstance<py::list>(feed) || py::isinstance<py::tuple>(feed)) {
+    py::sequence s = py::reinterpret_borrow<py::sequence>(feed);
+    if (s.size() != ins.size())
+      throw ge::Error("run(): the plan has " + std::to_string(ins.size()) + " inputs (" + names() + "), " +
+                      std::to_string(s.size()) + " given");
+    for (size_t i = 0; i < s.size(); ++i) ordered.push_back(view(s[i], "'" + ins[i].name + "'"));
+  } else {
+    throw ge::Error("run() takes a dict {name: ndarray}, an ndarray or a list of ndarrays, not " +
+                    py::str(py::type::of(feed).attr("__name__")).cast<std::string>());
+  }
+  return ordered;
+}
+
+/// A loaded plan ready to run from any number of threads at once. A ge::Session (arena, buffers,
+/// kernels: core/session.h) runs one inference at a time, so each call takes an idle Session from
+/// a pool — making one when all are busy — and returns it when its outputs are copied out: calls
+/// from N threads run concurrently on N Sessions, and a pool never holds more Sessions than the
+/// most calls that were ever running together.
 struct Executor {
   std::shared_ptr<ge::LoadedPlan> plan;
-  std::unique_ptr<ge::Session> session;
+  int threads = 1;
+  std::mutex mu;
+  std::vector<std::unique_ptr<ge::Session>> idle;
+  size_t made = 0;
+
+  std::unique_ptr<ge::Session> take() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!idle.empty()) {
+        std::unique_ptr<ge::Session> s = std::move(idle.back());
+        idle.pop_back();
+        return s;
+      }
+    }
+    auto s = std::make_unique<ge::Session>(plan->new_session());  // thread-safe (LoadedPlan's build lock)
+    std::lock_guard<std::mutex> lock(mu);
+    ++made;
+    return s;
+  }
+  void give_back(std::unique_ptr<ge::Session> s) {
+    std::lock_guard<std::mutex> lock(mu);
+    idle.push_back(std::move(s));
+  }
 
   py::list run(const py::object& feed) {
-    std::vector<ge::Tensor> outs;
     std::vector<py::object> keep;  // arrays the input views point into, alive until the run ends
-    auto view = [&](const py::handle& h, const std::string& what) {
-      if (!py::isinstance<py::array>(h)) throw ge::Error("input " + what + " is not a numpy array");
-      keep.emplace_back();
-      return tensor_view(py::reinterpret_borrow<py::array>(h), keep.back());
-    };
-    if (py::isinstance<py::dict>(feed)) {
-      std::map<std::string, ge::Tensor> named;
-      for (auto& [k, v] : py::reinterpret_borrow<py::dict>(feed)) {
-        std::string name = k.cast<std::string>();
-        named[name] = view(v, "'" + name + "'");
-      }
+    std::vector<ge::Tensor> inputs = bind_inputs(*plan, feed, keep);
+    std::unique_ptr<ge::Session> s;
+    std::vector<ge::Tensor> outs;
+    {
       py::gil_scoped_release nogil;
-      outs = session->run(named);
-    } else {
-      std::vector<ge::Tensor> ordered;
-      if (py::isinstance<py::array>(feed)) {
-        if (plan->inputs().size() != 1)
-          throw ge::Error("the plan has " + std::to_string(plan->inputs().size()) +
-                          " inputs: pass a dict {name: ndarray} or a list in input order");
-        ordered.push_back(view(feed, "'" + plan->inputs()[0].name + "'"));
-      } else if (py::isinstance<py::list>(feed) || py::isinstance<py::tuple>(feed)) {
-        py::sequence s = py::reinterpret_borrow<py::sequence>(feed);
-        if (s.size() != plan->inputs().size())
-          throw ge::Error("the plan has " + std::to_string(plan->inputs().size()) + " inputs, " +
-                          std::to_string(s.size()) + " given");
-        for (size_t i = 0; i < s.size(); ++i) ordered.push_back(view(s[i], "'" + plan->inputs()[i].name + "'"));
-      } else {
-        throw ge::Error("run() takes a dict {name: ndarray}, an ndarray or a list of ndarrays");
+      s = take();
+      try {
+        outs = s->run(inputs);
+      } catch (...) {
+        give_back(std::move(s));
+        throw;
       }
-      py::gil_scoped_release nogil;
-      outs = session->run(ordered);
     }
     py::list r;
-    for (const ge::Tensor& t : outs) r.append(array_from_tensor(t));
+    try {
+      for (const ge::Tensor& t : outs) r.append(array_from_tensor(t));  // copies: the Session's buffers are reused
+    } catch (...) {
+      give_back(std::move(s));
+      throw;
+    }
+    give_back(std::move(s));
     return r;
   }
 };
@@ -156,7 +239,10 @@ void bind_plan(py::module_& m) {
       "Reads a plan file and checks it (magic, version, checksum, plugins, kernels) against the "
       "manifest's plugins. Raises ge.Error naming the file (gec's messages).");
 
-  py::class_<Executor>(m, "Executor", "A loaded plan ready to run (one inference at a time; one per thread).")
+  py::class_<Executor, std::shared_ptr<Executor>>(
+      m, "Executor",
+      "A loaded plan ready to run. Safe to call from several threads at once: each run takes an idle "
+      "run context (arena, buffers, kernels) from the Executor's pool, making one when all are busy.")
       .def("run", &Executor::run, py::arg("inputs"),
            "inputs: {name: ndarray}, one ndarray (single-input plans) or a list in input order; each must "
            "match the input's dtype and shape. Returns the outputs as a list of ndarrays in output order. "
@@ -164,7 +250,19 @@ void bind_plan(py::module_& m) {
       .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]")
       .def_property_readonly("outputs", [](const Executor& e) { return io_list(e.plan->outputs()); }, "[(name, shape, dtype)]")
       .def_property_readonly("load_ms", [](const Executor& e) { return e.plan->load_ms(); },
-                             "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.");
+                             "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.")
+      .def_property_readonly("threads", [](const Executor& e) { return e.threads; }, "Intra-op threads of each run.")
+      .def_property_readonly("contexts", [](Executor& e) {
+        std::lock_guard<std::mutex> lock(e.mu);
+        return e.made;
+      }, "Run contexts (arenas) the pool has made: the most runs that were ever in flight together.")
+      .def("__repr__", [](Executor& e) {
+        std::string ins;
+        for (const ge::TensorInfo& i : e.plan->inputs()) ins += (ins.empty() ? "" : ", ") + i.name + i.shape.str();
+        std::lock_guard<std::mutex> lock(e.mu);
+        return "<ge.Executor backend=" + e.plan->contents().backend + " inputs=[" + ins + "] threads=" +
+               std::to_string(e.threads) + " contexts=" + std::to_string(e.made) + ">";
+      });
 
   m.def(
       "_profile_plan",
@@ -188,6 +286,9 @@ void bind_plan(py::module_& m) {
   };
   py::class_<SessionPy>(m, "Session", "Runs plans with the plugins of a manifest.")
       .def(py::init([](const std::string& manifest, int threads) {
+             if (threads < 0)
+               throw py::value_error("Session(threads=" + std::to_string(threads) +
+                                     "): threads must be 0 (the manifest's, else all cores) or a positive count");
              environment(manifest);  // load the plugins now: a bad manifest fails here
              return SessionPy{manifest, threads};
            }),
@@ -209,20 +310,29 @@ void bind_plan(py::module_& m) {
              auto env = environment(man);
              ge::PlanLoadOptions o;
              o.threads = thread_count(*env, s.threads);
-             Executor e;
+             auto e = std::make_shared<Executor>();
+             e->threads = o.threads;
              if (py::isinstance<py::str>(plan)) {
                const std::string path = plan.cast<std::string>();
                py::gil_scoped_release nogil;
-               e.plan = ge::LoadedPlan::load(path, env, o);
-             } else {
+               e->plan = ge::LoadedPlan::load(path, env, o);
+             } else if (py::isinstance<Plan>(plan)) {
                const Plan& p = plan.cast<const Plan&>();
                py::gil_scoped_release nogil;
-               e.plan = ge::LoadedPlan::load_bytes(p.bytes, p.what, env, o);
+               e->plan = ge::LoadedPlan::load_bytes(p.bytes, p.what, env, o);
+             } else {
+               throw py::type_error("load_plan() takes a ge.Plan or a plan file path (str), not " +
+                                    py::str(py::type::of(plan).attr("__name__")).cast<std::string>());
              }
-             e.session = std::make_unique<ge::Session>(e.plan->new_session());
+             py::gil_scoped_release nogil;
+             e->give_back(e->take());  // the first run context now: a kernel's refusal fails here
              return e;
            },
-           py::arg("plan"), "plan: a ge.Plan or a plan file path. Returns an Executor (kernels built).");
+           py::arg("plan"), "plan: a ge.Plan or a plan file path. Returns an Executor (kernels built).")
+      .def("__repr__", [](const SessionPy& s) {
+        return "<ge.Session manifest=" + (s.manifest.empty() ? std::string("default") : "'" + s.manifest + "'") +
+               " threads=" + (s.threads ? std::to_string(s.threads) : std::string("auto")) + ">";
+      });
 }
 
 }  // namespace gepy

@@ -40,8 +40,16 @@ py::object profile_graph(std::shared_ptr<const ge::Graph> graph, const ge::core:
   exe.run(inputs);  // warm-up, as gec profile
   std::vector<ge::core::StepTimes> runs(iterations);
   for (int i = 0; i < iterations; ++i) exe.run(inputs, ge::core::RunOptions{&runs[i]});
+  // The peak compute_efficiency is measured against: the calibrated GEMM rate at these threads
+  // (the cost model calibrates itself on first use), else the nominal peak (profiler.h).
   std::string peak_source;
-  double peak = ge::core::nominal_peak_gflops(threads, &peak_source);
+  double peak = 0;
+  if (const ge::MachineCeilings& cc = env.cost_model->ceilings(); cc.calibrated) {
+    peak = ge::RooflineCostModel(cc).gflops(threads);
+    peak_source = "measured (MatMul 512x512x512 at " + std::to_string(threads) + " thread(s), " + cc.source + ")";
+  } else {
+    peak = ge::core::nominal_peak_gflops(threads, &peak_source);
+  }
   r.p = ge::core::make_profile(exe, std::move(runs), peak, peak_source);
   py::gil_scoped_acquire gil;
   return py::cast(std::move(r));
@@ -101,23 +109,32 @@ void bind_profile(py::module_& m) {
                                double achieved = on > 0 ? p.p.total_flops / (on * 1e6) : 0;
                                return p.p.peak_gflops > 0 ? achieved / p.p.peak_gflops : 0.0;
                              },
-                             "Achieved GFLOP/s over the nominal peak, a fraction (usually 0..1; turbo clocks above "
-                             "the nominal one can exceed 1).")
+                             "Achieved GFLOP/s over the peak (.peak_gflops: the calibrated GEMM rate at these threads, "
+                             "else the nominal peak; .peak_source says which), a fraction.")
       .def("save_trace",
            [](const ProfilePy& p, const std::string& path) {
              ge::core::write_file_atomically(path, ge::core::chrome_trace(p.p, "ge.profile " + p.name), "trace");
            },
-           py::arg("path"), "Writes a Chrome trace (JSON; open in Perfetto or chrome://tracing).");
+           py::arg("path"), "Writes a Chrome trace (JSON; open in Perfetto or chrome://tracing).")
+      .def("__repr__", [](const ProfilePy& p) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "<ge.Profile '%s': %zu operators, %d iterations, %.3f ms median, %d thread(s)>",
+                      p.name.c_str(), p.p.nodes.size(), p.p.iterations, p.p.run_median_ms, p.threads);
+        return std::string(buf);
+      });
 
   m.def(
       "_profile_graph",
-      [](const PyGraph& g, int iterations, int threads, uint32_t seed) {
-        PyGraph compiled = g.compiled_for.empty() ? run_pipeline(g, g.manifest, g.overrides, std::nullopt) : g;
+      [](const PyGraph& g, int iterations, int threads, uint32_t seed, std::vector<std::string> extra) {
+        std::vector<std::string> overrides = g.overrides;
+        overrides.insert(overrides.end(), extra.begin(), extra.end());
+        PyGraph compiled = g.compiled_for.empty() ? run_pipeline(g, g.manifest, overrides, std::nullopt) : g;
         const int t = thread_count(*compiled.env, threads);
         return profile_graph(compiled.graph, *compiled.env, compiled.compiled_for, iterations, t, seed,
                              compiled.graph->name);
       },
-      py::arg("graph"), py::arg("iterations"), py::arg("threads"), py::arg("seed"));
+      py::arg("graph"), py::arg("iterations"), py::arg("threads"), py::arg("seed"),
+      py::arg("overrides") = std::vector<std::string>{});
 }
 
 }  // namespace gepy

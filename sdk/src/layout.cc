@@ -32,6 +32,7 @@ struct BlockedIndex {
     const int64_t n1 = n / kFormatC0, n0 = n % kFormatC0;
     switch (f) {
       case Format::NC1HWC0: return (((n * C1 + c1) * H + h) * W + w) * kFormatC0 + c0;
+      case Format::NHWC: return ((n * H + h) * W + w) * C + c;
       case Format::NC1HWC0_C04: return (((n * C1_4 + c / kFormatC04) * H + h) * W + w) * kFormatC04 + c % kFormatC04;
       case Format::FRACTAL_Z_C04: {  // [K1, N1, N0, 16]: k = ((c/4*Kh + kh)*Kw + kw)*4 + c%4 (types.h)
         const int64_t k = ((c / kFormatC04 * H + h) * W + w) * kFormatC04 + c % kFormatC04;
@@ -73,13 +74,15 @@ void convert_nz(const Tensor& src, Tensor& dst, bool to_nz) {
 
 }  // namespace
 
+// Besides the pairs ge/sdk/layout.h lists, NCHW/ND <-> NHWC for rank 4 (layout.format = "NHWC";
+// element (n, c, h, w) of NHWC at ((n*H + h)*W + w)*C + c).
 bool can_convert_format(Format src, Format dst, size_t rank) {
   if (src == dst || (plain(src) && plain(dst))) return true;
   if (src == Format::FRACTAL_NZ || dst == Format::FRACTAL_NZ)
     return rank >= 2 && (plain(src) || plain(dst));
   if (rank != 4) return false;
-  if (plain(src)) return format_is_blocked(dst);
-  if (plain(dst)) return format_is_blocked(src);
+  if (plain(src)) return format_is_blocked(dst) || dst == Format::NHWC;
+  if (plain(dst)) return format_is_blocked(src) || src == Format::NHWC;
   return false;
 }
 

@@ -166,7 +166,7 @@ TEST_F(LayoutPass, StrictNumericsAndFormatNchwLeaveTheGraphAlone) {
   EXPECT_EQ(ge::layout::count_transdata(*g), 0);
   for (const ge::Value* v : g->values()) EXPECT_NE(v->format, Format::NC1HWC0) << v->name();
 
-  ge::core::apply_override(m, "layout.format=\"NHWC\"");
+  ge::core::apply_override(m, "layout.format=\"NWHC\"");
   auto bad = ge::core::load_environment(m);
   g = h.parse(text);
   o.fail_on_pass_error = true;
@@ -174,7 +174,7 @@ TEST_F(LayoutPass, StrictNumericsAndFormatNchwLeaveTheGraphAlone) {
     ge::core::compile_graph(*g, *bad, o);
     FAIL() << "expected an error naming layout.format";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("layout.format = \"NHWC\": must be one of auto, NCHW, NC1HWC0"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("layout.format = \"NWHC\": must be one of auto, NCHW, NHWC, NC1HWC0"), std::string::npos)
         << e.what();
   }
 }

@@ -1,5 +1,6 @@
 // tests/scheduler/test_cost_model.cc — the roofline formula on known nodes, and the calibration
 // cache: where it lives, what it holds, and errors for a malformed file.
+#include <regex>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -91,9 +92,13 @@ TEST(Calibration, PathPrecedence) {
   EnvGuard a("GE_CALIBRATION", "/x/cal.json"), b("XDG_CACHE_HOME", "/cache"), c("HOME", "/home/u");
   EXPECT_EQ(core::calibration_path(), "/x/cal.json");
   EnvGuard a2("GE_CALIBRATION", nullptr);
-  EXPECT_EQ(core::calibration_path(), "/cache/ge/calibration.json");
+  // Per GE version and machine: calibration-<version>-<8 hex digits of the CPU model's hash>.json.
+  EXPECT_TRUE(std::regex_match(core::calibration_path(), std::regex("/cache/ge/calibration-0\\.1\\.0-[0-9a-f]{8}\\.json")))
+      << core::calibration_path();
   EnvGuard b2("XDG_CACHE_HOME", nullptr);
-  EXPECT_EQ(core::calibration_path(), "/home/u/.cache/ge/calibration.json");
+  EXPECT_TRUE(std::regex_match(core::calibration_path(),
+                               std::regex("/home/u/\\.cache/ge/calibration-0\\.1\\.0-[0-9a-f]{8}\\.json")))
+      << core::calibration_path();
 }
 
 TEST(Calibration, RoundTripDefaultsAndErrors) {

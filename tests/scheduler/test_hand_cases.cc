@@ -230,7 +230,11 @@ TEST(Auto, PicksTheLowestEstimate) {
     EXPECT_EQ(g->schedule.streams, 2);
     EXPECT_NE(g->schedule.reason.find("chose parallel"), std::string::npos) << g->schedule.reason;
     EXPECT_NE(g->schedule.reason.find("sequential 0.201 ms"), std::string::npos) << g->schedule.reason;
-    EXPECT_NE(g->schedule.reason.find("parallel 0.102 ms"), std::string::npos) << g->schedule.reason;
+    // Each scheduler is tried with its options: two streams, stream fusion on and off.
+    EXPECT_NE(g->schedule.reason.find("parallel(streams=2, stream_fusion=true) 0.102 ms"), std::string::npos)
+        << g->schedule.reason;
+    EXPECT_NE(g->schedule.reason.find("parallel(streams=2, stream_fusion=false) 0.102 ms"), std::string::npos)
+        << g->schedule.reason;
   }
   {
     // Two threads halve every node: one stream with both threads beats two streams with one each.
