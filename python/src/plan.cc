@@ -88,6 +88,21 @@ struct Executor {
   }
 };
 
+/// Executor.last_run (docs/plan.md, "Dynamic shapes").
+py::object executor_last_run(const Executor& e) {
+  const ge::core::DynamicRunInfo* i = e.session ? e.session->last_run() : nullptr;
+  if (!i) return py::none();
+  py::dict d;
+  d["kind"] = i->kind;
+  d["binding"] = ge::core::binding_str(i->binding);
+  d["ran"] = ge::core::binding_str(i->ran);
+  d["gear"] = i->gear;
+  d["compiled"] = i->compiled;
+  d["compile_ms"] = i->compile_ms;
+  d["arena_bytes"] = i->arena_bytes;
+  return d;
+}
+
 }  // namespace
 
 void bind_plan(py::module_& m) {
@@ -164,7 +179,11 @@ void bind_plan(py::module_& m) {
       .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]")
       .def_property_readonly("outputs", [](const Executor& e) { return io_list(e.plan->outputs()); }, "[(name, shape, dtype)]")
       .def_property_readonly("load_ms", [](const Executor& e) { return e.plan->load_ms(); },
-                             "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.");
+                             "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.")
+      .def_property_readonly("last_run", &executor_last_run,
+                             "A plan with symbolic input dims: what the last run() ran, {kind: 'gear' | 'padded gear' | "
+                             "'specialization', binding, ran, gear, compiled, compile_ms, arena_bytes}; None for a "
+                             "static plan or before any run.");
 
   m.def(
       "_profile_plan",
