@@ -24,14 +24,29 @@ struct Plan {
   std::string manifest;  ///< the manifest it was checked against ('' = the default)
 };
 
+/// A plan with symbolic input dims: its declared inputs and outputs, -1 for a symbolic dim.
+void dynamic_io(const ge::core::DynamicPlan& d, std::vector<ge::TensorInfo>& ins, std::vector<ge::TensorInfo>& outs) {
+  auto info = [](const ge::core::SymbolicTensor& t) {
+    std::vector<int64_t> dims;
+    for (const ge::core::SymbolicDim& x : t.dims) dims.push_back(x.symbolic() ? -1 : x.value);
+    return ge::TensorInfo{t.name, t.dtype, ge::Shape(dims), t.dims_str()};
+  };
+  for (const auto& t : d.spec.inputs) ins.push_back(info(t));
+  for (const auto& t : d.spec.outputs) outs.push_back(info(t));
+}
+
 /// Parses `bytes` against `env` (every check of a plan file) and fills the plan's description.
 Plan make_plan(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& what,
                const ge::core::Environment& env, const std::string& manifest) {
   ge::core::PlanContents c = ge::core::parse_plan(bytes->data(), bytes->size(),
                                                   std::const_pointer_cast<std::vector<uint8_t>>(bytes), env, what);
   Plan p{bytes, what, c.backend, {}, {}, manifest};
-  for (const ge::Value* v : c.graph->inputs()) p.inputs.push_back({v->name(), v->dtype, v->shape});
-  for (const ge::Value* v : c.graph->outputs()) p.outputs.push_back({v->name(), v->dtype, v->shape});
+  if (c.dynamic) {
+    dynamic_io(*c.dynamic, p.inputs, p.outputs);
+    return p;
+  }
+  for (const ge::Value* v : c.graph->inputs()) p.inputs.push_back({v->name(), v->dtype, v->shape, ""});
+  for (const ge::Value* v : c.graph->outputs()) p.outputs.push_back({v->name(), v->dtype, v->shape, ""});
   return p;
 }
 

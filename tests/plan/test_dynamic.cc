@@ -186,6 +186,7 @@ TEST(Dynamic, SavedPlanLoadsFromFile) {
   ge::Session s = p->new_session();
   expect_y(s.run(inputs(2))[0], 2);
   EXPECT_EQ(s.last_run()->kind, "specialization");
-  EXPECT_EQ(error_of([&] { s.run({inputs(2)[0], inputs(3)[1]}); }),
+  const std::vector<ge::Tensor> mixed = {inputs(2)[0], inputs(3)[1]};
+  EXPECT_EQ(error_of([&] { s.run(mixed); }),
             "plan '" + path + "': input 'b' dim 0 binds 'batch' to 3; input 'x' dim 0 bound it to 2");
 }
