@@ -110,7 +110,13 @@ std::vector<ge::Tensor> read_set_inputs(const std::string& dir, const std::vecto
 
 bool is_dynamic_model(const std::string& model, const CommonOptions& common) {
   if (!common.input_shapes.empty()) return false;  // static shapes asked for: the static path
-  if (ge::core::is_plan_file(model)) return ge::core::plan_is_dynamic(model);
+  if (ge::core::is_plan_file(model)) {
+    try {
+      return ge::core::plan_is_dynamic(model);
+    } catch (const ge::Error&) {
+      return false;  // unreadable: the full load of the static path says what is wrong with the file
+    }
+  }
   if (fs::path(model).extension() != ".onnx" || !fs::is_regular_file(model)) return false;
   try {
     return ge::core::has_symbolic_inputs(ge::core::onnx_signature(ge::core::read_regular_file(model, "model file"), model));
