@@ -52,10 +52,12 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   // A plan file (told apart by its magic) shows its graph as saved, without recompiling. Without
   // --report only the graph is read: no kernels are built and stdout carries nothing but the output.
   const bool plan = ge::core::is_plan_file(model);
+  if (plan && format == "text" && ge::core::plan_is_dynamic(model)) return inspect_dynamic(model, *env, out_path);
   std::optional<Compiled> c;
   std::shared_ptr<const ge::Graph> graph;
   if (plan && common.report.empty()) {
     graph = ge::core::load_plan(model, *env).graph;
+    if (!graph) throw ge::Error("plan '" + model + "' is dynamic and has no gear: no graph to show (--format text lists it)");
   } else {
     c = plan ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
     graph = c->graph;

@@ -48,6 +48,9 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   }
   auto t0 = Clock::now();
   ge::core::PlanContents plan = ge::core::load_plan(path, env);
+  if (plan.dynamic)
+    throw ge::Error("plan '" + path + "' has symbolic input dims: `gec run` it with --inputs or --check (the shapes "
+                    "come from the inputs); `gec inspect` lists its gears");
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.
   ge::core::run_load_time_passes(*plan.graph, env, plan.backend, {});
   if (!common.backend.empty() && common.backend != plan.backend)

@@ -33,7 +33,12 @@ void print_summary(const std::string& model, const Compiled& c) {
 }
 }  // namespace
 
-int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out) {
+int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out,
+                const std::string& gears) {
+  if (is_dynamic_model(model, common)) return cmd_compile_dynamic(model, common, plan_out, gears);
+  if (!gears.empty())
+    throw ge::Error("--gears: '" + model + "' has no symbolic input dim" +
+                    (common.input_shapes.empty() ? std::string() : std::string(" once --input-shape fixes them")));
   auto env = common.load_environment();
   Compiled c = compile_model(model, *env, common);
   print_summary(model, c);
@@ -50,6 +55,10 @@ int cmd_compile(const std::string& model, const CommonOptions& common, const std
 }
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub) {
+  if (is_dynamic_model(model, common)) return cmd_run_dynamic(model, common, sub);
+  if (sub.get_option("--inputs")->count() > 1)
+    throw ge::Error("--inputs is given " + std::to_string(sub.get_option("--inputs")->count()) + " times; several input sets run "
+                    "from a model with symbolic input dims (this one has static shapes)");
   std::string inputs_dir = sub.get_option("--inputs")->as<std::string>();
   std::string check_dir = sub.get_option("--check")->as<std::string>();
   std::string outputs_dir = sub.get_option("--outputs")->as<std::string>();

@@ -95,6 +95,17 @@ std::vector<ge::Tensor> random_inputs(const ge::Graph& g, uint32_t seed);
 
 int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub);
 
+// ---- models with symbolic input dims (cmd_dynamic.cc; ge/core/dynamic.h)
+/// An ONNX model with a symbolic input dim and no --input-shape, or a dynamic plan file.
+bool is_dynamic_model(const std::string& model, const CommonOptions& common);
+/// gec compile of such a model: its gears (--gears, else [compile] gears), written as one plan.
+int cmd_compile_dynamic(const std::string& model, const CommonOptions& common, const std::string& plan_out,
+                        const std::string& gears_text);
+/// gec run of such a model or plan over every input set (--inputs DIR..., --check DIR).
+int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::App& sub);
+/// gec inspect of a dynamic plan: its gears and their arenas.
+int inspect_dynamic(const std::string& model, const ge::core::Environment& env, const std::string& out_path);
+
 // ---- the simulated device time of backends with a device simulator (simulation.cc, ge/sdk/device_sim.h)
 /// One simulated inference of c's graph; std::nullopt when its backend registered no simulator.
 std::optional<ge::DeviceSimulation> device_simulation(const Compiled& c);
@@ -120,7 +131,8 @@ struct RequestOptions {
 nlohmann::json run_requests(const Compiled& c, const ge::core::Environment& env, const std::vector<ge::Tensor>& inputs,
                             const RequestOptions& ro, const std::string& check_dir, const ge::core::Tolerance& tol,
                             bool& check_ok);
-int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "");
+int cmd_compile(const std::string& model, const CommonOptions& common, const std::string& plan_out = "",
+                const std::string& gears = "");
 int cmd_plugins(const CommonOptions& common);
 int cmd_plugin_options(const CommonOptions& common);
 /// `gec ops`: the registries' op types and versions, metadata and backends (cmd_ops.cc).

@@ -15,8 +15,12 @@ int main(int argc, char** argv) {
   std::string model;
   CLI::App* run = app.add_subcommand("run", "Import, compile and run a model; check and time it");
   run->add_option("model", model, "Model file (.onnx) or execution plan (.gep, .om; told apart by its magic bytes)")->required();
-  run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs)")->default_str("");
-  run->add_option("--check", "Folder with output_K.pb references to compare against")->default_str("");
+  run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs); a model with symbolic dims takes several")
+      ->default_str("")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--check", "Folder with output_K.pb references to compare against; a model folder of test_data_set_K "
+                             "(symbolic dims): every set, inputs and references")
+      ->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
   run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0);
   run->add_option("--json", "Write the report with the run figures as JSON (same as --report)")->default_str("");
@@ -37,6 +41,10 @@ int main(int argc, char** argv) {
   compile->add_option("model", model, "Model file (.onnx)")->required();
   std::string plan_out;
   compile->add_option("-o,--output", plan_out, "Write the execution plan to this file (.gep; .om for backend ascend: the offline model)");
+  std::string gears;
+  compile->add_option("--gears", gears,
+                      "Symbolic input dims: the shapes to compile fully, 'batch=1,2,4;sequence=16,32' (every combination) or "
+                      "'NAME:1x64,NAME2:1x64;NAME:2x32,...' (whole-shape profiles); default [compile] gears");
   common.add_to(*compile);
 
   std::string cmp_a = "0", cmp_b = "2", cmp_inputs;
@@ -138,7 +146,7 @@ int main(int argc, char** argv) {
     // Numbers CLI11 took as text (or as any int) are checked here, with the value as typed.
     for (const CLI::App* sub : app.get_subcommands()) gec::check_numeric_options(*sub), gec::check_path_options(*sub);
     if (run->parsed()) return gec::cmd_run(model, common, *run);
-    if (compile->parsed()) return gec::cmd_compile(model, common, plan_out);
+    if (compile->parsed()) return gec::cmd_compile(model, common, plan_out, gears);
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
     if (plugins->parsed()) return plugin_options ? gec::cmd_plugin_options(common) : gec::cmd_plugins(common);
     if (ops->parsed()) return gec::cmd_ops(common, ops_format);

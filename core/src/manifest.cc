@@ -174,7 +174,7 @@ void parse_into(Manifest& m, const std::string& path, std::vector<std::string>& 
   }
   if (const toml::node* c = root.get("compile")) {
     const toml::table& t = r.table(*c, "compile");
-    r.check_keys(t, {"opt_level", "numerics", "disable"}, "[compile]");
+    r.check_keys(t, {"opt_level", "numerics", "disable", "gears", "paddable", "specialization_cache"}, "[compile]");
     m.opt_level = r.str(t, "opt_level", "compile", m.opt_level);
     if (m.opt_level != "O0" && m.opt_level != "O1" && m.opt_level != "O2" && m.opt_level != "O3")
       r.fail(*t.get("opt_level"), "'compile.opt_level' must be one of O0, O1, O2, O3");
@@ -182,6 +182,11 @@ void parse_into(Manifest& m, const std::string& path, std::vector<std::string>& 
     if (m.numerics != "relaxed" && m.numerics != "strict")
       r.fail(*t.get("numerics"), "'compile.numerics' must be \"relaxed\" or \"strict\"");
     if (t.get("disable")) m.disabled_passes = r.strings(t, "disable", "compile");
+    m.gears = r.str(t, "gears", "compile", m.gears);
+    if (t.get("paddable")) m.paddable = r.strings(t, "paddable", "compile");
+    m.specialization_cache = r.integer(t, "specialization_cache", "compile", m.specialization_cache);
+    if (m.specialization_cache < 1 || m.specialization_cache > 4096)
+      r.fail(*t.get("specialization_cache"), "'compile.specialization_cache' must be in 1..4096");
   }
   if (const toml::node* b = root.get("backend")) {
     const toml::table& t = r.table(*b, "backend");
@@ -240,8 +245,15 @@ void apply_override(Manifest& m, const std::string& assignment) {
       m.numerics = s;
     } else if (key == "disable") {
       m.disabled_passes.push_back(need_string());
+    } else if (key == "gears") {
+      m.gears = need_string();
+    } else if (key == "paddable") {
+      m.paddable.push_back(need_string());
+    } else if (key == "specialization_cache") {
+      if (!v.is_integer() || **v.as_integer() < 1 || **v.as_integer() > 4096) throw Error(what + ": must be an integer in 1..4096");
+      m.specialization_cache = **v.as_integer();
     } else {
-      throw Error(what + ": unknown key '" + key + "' in [compile] (known: disable, numerics, opt_level)");
+      throw Error(what + ": unknown key '" + key + "' in [compile] (known: disable, gears, numerics, opt_level, paddable, specialization_cache)");
     }
   } else if (section == "backend") {
     if (key == "name") {

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
@@ -121,18 +122,31 @@ class OnnxFrontend : public Frontend {
 
   std::unique_ptr<Graph> load(const std::string& path, const FrontendOptions& opts) const override {
     std::string bytes = read_regular_file(path, "model file");
+    return load_bytes(std::move(bytes), path, fs::path(path).parent_path().string(), opts);
+  }
+
+  std::unique_ptr<Graph> load_bytes(std::string bytes, const std::string& path, const std::string& base_dir,
+                                    const FrontendOptions& opts) const {
     onnx::ModelProto model;
     if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
       throw Error("model file '" + path + "' is not a valid ONNX model (protobuf parsing failed)");
     bytes.clear();
     bytes.shrink_to_fit();
-    std::string base_dir = fs::path(path).parent_path().string();
     validate_model_tensors(model, base_dir, path);  // before onnx::shape_inference reads any tensor
     if (model.graph().node_size() == 0 && model.graph().output_size() == 0)
       throw Error("model file '" + path + "' holds an empty graph");
     for (auto& f : model.functions())
       throw UnsupportedError("model file '" + path + "': model-local functions ('" + f.name() + "') are not supported");
     bring_into_opset_range(model, path);
+    // A shape given for a symbolic input is written into the model before ONNX's inference, so
+    // that the value_info it infers is that of the static shape.
+    for (auto& vi : *model.mutable_graph()->mutable_input()) {
+      auto it = opts.input_shapes.find(vi.name());
+      if (it == opts.input_shapes.end() || !vi.type().has_tensor_type()) continue;
+      auto* shp = vi.mutable_type()->mutable_tensor_type()->mutable_shape();
+      shp->clear_dim();
+      for (int64_t d : it->second) shp->add_dim()->set_dim_value(d);
+    }
     // ONNX's own shape inference fills value_info; GE's propagation is authoritative and is
     // checked against it.
     std::string unsafe;
@@ -226,5 +240,54 @@ class OnnxFrontend : public Frontend {
 }  // namespace
 
 std::shared_ptr<Frontend> make_onnx_frontend() { return std::make_shared<OnnxFrontend>(); }
+
+std::unique_ptr<Graph> load_onnx_bytes(std::string bytes, const std::string& what, const std::string& base_dir,
+                                       const FrontendOptions& opts) {
+  return OnnxFrontend().load_bytes(std::move(bytes), what, base_dir, opts);
+}
+
+namespace {
+SymbolicTensor symbolic_tensor(const onnx::ValueInfoProto& vi, size_t index, const std::string& what) {
+  SymbolicTensor t;
+  t.name = vi.name();
+  const onnx::TypeProto& tp = vi.type();
+  if (!tp.has_tensor_type()) throw UnsupportedError(what + " '" + vi.name() + "' is not a tensor");
+  t.dtype = static_cast<DataType>(tp.tensor_type().elem_type());
+  if (!tp.tensor_type().has_shape()) {
+    t.has_shape = false;
+    return t;
+  }
+  int k = 0;
+  for (auto& d : tp.tensor_type().shape().dim()) {
+    SymbolicDim sd;
+    if (d.has_dim_value()) sd.value = d.dim_value();
+    // An unnamed unknown dim is a symbol of its own (ONNX IR: dims without value or param are
+    // unrelated to every other).
+    else sd.param = d.has_dim_param() && !d.dim_param().empty() ? d.dim_param()
+                                                                : "?" + vi.name() + ":" + std::to_string(k);
+    t.dims.push_back(sd);
+    ++k;
+  }
+  (void)index;
+  return t;
+}
+}  // namespace
+
+OnnxSignature onnx_signature(const std::string& bytes, const std::string& what) {
+  onnx::ModelProto model;
+  if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph())
+    throw Error("model file '" + what + "' is not a valid ONNX model (protobuf parsing failed)");
+  OnnxSignature s;
+  std::set<std::string> inits;
+  for (auto& i : model.graph().initializer()) inits.insert(i.name());
+  size_t k = 0;
+  for (auto& vi : model.graph().input())
+    if (!inits.count(vi.name())) s.inputs.push_back(symbolic_tensor(vi, k++, "graph input"));
+  k = 0;
+  for (auto& vi : model.graph().output()) s.outputs.push_back(symbolic_tensor(vi, k++, "graph output"));
+  for (auto& i : model.graph().initializer())
+    if (i.data_location() == onnx::TensorProto::EXTERNAL) s.external_data = true;
+  return s;
+}
 
 }  // namespace ge::core

@@ -6,12 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "ge/core/dynamic.h"
 #include "ge/core/file_io.h"
 #include "ge/core/plan.h"
 #include "ge/core/semver.h"
@@ -98,6 +100,10 @@ void check_kernels(const Graph& g, const std::string& backend, const Environment
 
 }  // namespace
 
+static std::vector<uint8_t> assemble(const planfile::Header& h, const std::vector<uint8_t>& weights, const std::string& what);
+static PlanContents parse_dynamic(const planfile::Header& h, const uint8_t* weights, uint64_t wsize,
+                                  const std::shared_ptr<void>& keepalive, const Environment& env, const std::string& w);
+
 std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, const std::string& backend) {
   planfile::Header h;
   for (const PluginInfo& p : env.plugins) {
@@ -113,8 +119,12 @@ std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, cons
   } catch (const Error& e) {
     throw Error("graph '" + g.name + "': " + e.what());
   }
+  return assemble(h, weights, "graph '" + g.name + "'");
+}
+
+static std::vector<uint8_t> assemble(const planfile::Header& h, const std::vector<uint8_t>& weights, const std::string& what) {
   std::string header;
-  if (!h.SerializeToString(&header)) throw Error("cannot serialize the plan header of graph '" + g.name + "'");
+  if (!h.SerializeToString(&header)) throw Error("cannot serialize the plan header of " + what);
 
   uint64_t weights_off = (kPreamble + header.size() + 63) / 64 * 64;
   std::vector<uint8_t> out(weights_off + weights.size(), 0);
@@ -151,7 +161,13 @@ bool is_plan_file(const std::string& path) {
   return in.read(m, sizeof m) && std::memcmp(m, kPlanMagic, sizeof m) == 0;
 }
 
-std::string plan_backend(const std::string& path) {
+static planfile::Header read_header_unchecked(const std::string& path);
+
+std::string plan_backend(const std::string& path) { return read_header_unchecked(path).backend(); }
+
+bool plan_is_dynamic(const std::string& path) { return read_header_unchecked(path).has_dynamic(); }
+
+static planfile::Header read_header_unchecked(const std::string& path) {
   std::string w = "plan '" + path + "'";
   require_regular_file(path, "plan", UINT64_MAX);
   std::ifstream in(path, std::ios::binary);
@@ -164,7 +180,7 @@ std::string plan_backend(const std::string& path) {
   planfile::Header h;
   if (!in.read(header.data(), static_cast<std::streamsize>(hsize)) || !h.ParseFromString(header))
     throw Error(w + " has an unreadable header");
-  return h.backend();
+  return h;
 }
 
 PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> keepalive, const Environment& env,
@@ -205,6 +221,13 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
     throw Error(w + " has an unreadable header");
   check_plugins(h, env, w);
   PlanContents c;
+  if (h.has_dynamic()) {
+    c = parse_dynamic(h, p + woff, wsize, keepalive, env, w);
+    c.file_bytes = size;
+    c.header_bytes = hsize;
+    c.weights_bytes = wsize;
+    return c;
+  }
   try {
     c.graph = plan_detail::header_to_graph(h, p + woff, wsize, keepalive);
   } catch (const std::bad_alloc&) {
@@ -244,6 +267,163 @@ PlanContents load_plan(const std::string& path, const Environment& env) {
   if (m->size == 0) return parse_plan(nullptr, 0, nullptr, env, path);
   if (m->addr == MAP_FAILED) throw Error("plan '" + path + "': cannot map (" + std::strerror(errno) + ")");
   return parse_plan(static_cast<const uint8_t*>(m->addr), m->size, m, env, path);
+}
+
+
+// ---- dynamic plans (ge/core/dynamic.h): Header.dynamic holds the gears, each a full graph
+// header of its own, over the one weights section.
+
+namespace {
+
+void put_symbolic(const SymbolicTensor& t, planfile::SymbolicTensor& p) {
+  p.set_name(t.name);
+  p.set_dtype(static_cast<int32_t>(t.dtype));
+  for (const SymbolicDim& d : t.dims) {
+    auto* pd = p.add_dims();
+    pd->set_param(d.param);
+    pd->set_value(d.value);
+  }
+}
+
+SymbolicTensor get_symbolic(const planfile::SymbolicTensor& p, const std::string& what) {
+  SymbolicTensor t;
+  t.name = p.name();
+  t.dtype = static_cast<DataType>(p.dtype());
+  if (p.dims_size() > 16) throw Error(what + " has rank " + std::to_string(p.dims_size()) + " (at most 16)");
+  for (const auto& pd : p.dims()) {
+    SymbolicDim d;
+    d.param = pd.param();
+    d.value = pd.value();
+    if (d.param.empty() && (d.value < 0 || d.value > (int64_t{1} << 40)))
+      throw Error(what + " has an invalid extent " + std::to_string(d.value));
+    t.dims.push_back(d);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environment& env) {
+  const DynamicSpec& s = p.spec;
+  planfile::Header h;
+  for (const PluginInfo& pi : env.plugins) {
+    auto* pp = h.add_plugins();
+    pp->set_name(pi.name);
+    pp->set_version(pi.version);
+  }
+  h.set_graph_name(fs::path(s.source_name).stem().string());
+  h.set_backend(s.backend);
+  std::vector<uint8_t> weights(s.source_data, s.source_data + s.source_size);
+  auto* d = h.mutable_dynamic();
+  d->set_source_offset(0);
+  d->set_source_size(s.source_size);
+  d->set_source_name(s.source_name);
+  for (const SymbolicTensor& t : s.inputs) put_symbolic(t, *d->add_inputs());
+  for (const SymbolicTensor& t : s.outputs) put_symbolic(t, *d->add_outputs());
+  for (const std::string& x : s.paddable) d->add_paddable(x);
+  d->set_cache_size(static_cast<uint32_t>(s.cache_size));
+  d->set_opt_level(static_cast<int32_t>(s.opt_level));
+  d->set_strict_numerics(s.strict_numerics);
+  for (const std::string& x : s.disabled) d->add_disabled(x);
+  plan_detail::WeightDedupe dedupe;
+  for (const GearGraph& gg : p.gears) {
+    const std::string what = "gear " + binding_str(gg.binding);
+    auto* pg = d->add_gears();
+    for (auto& [sym, v] : gg.binding) {
+      pg->add_symbols(sym);
+      pg->add_values(v);
+    }
+    plan_detail::graph_to_header(*gg.graph, s.backend, *pg->mutable_plan(), weights, &dedupe);
+    check_kernels(*gg.graph, s.backend, env, what);
+    try {
+      plan_detail::write_sections(*gg.graph, env, s.backend, *pg->mutable_plan(), weights.size());
+    } catch (const Error& e) {
+      throw Error(what + ": " + e.what());
+    }
+  }
+  return assemble(h, weights, "model '" + s.source_name + "'");
+}
+
+void save_dynamic_plan(const DynamicPlan& p, const Environment& env, const std::string& path) {
+  std::vector<uint8_t> bytes = serialize_dynamic_plan(p, env);
+  write_file_atomically(path, std::string(bytes.begin(), bytes.end()), "plan");
+}
+
+static PlanContents parse_dynamic(const planfile::Header& h, const uint8_t* weights, uint64_t wsize,
+                                  const std::shared_ptr<void>& keepalive, const Environment& env, const std::string& w) {
+  const planfile::Dynamic& d = h.dynamic();
+  if (h.nodes_size() || h.values_size())
+    throw Error(w + ": a dynamic plan holds its graphs in its gears, but its header has a graph of its own");
+  if (d.source_offset() > wsize || d.source_size() > wsize - d.source_offset() || d.source_size() == 0)
+    throw Error(w + ": the source model lies outside the weights section (offset " + std::to_string(d.source_offset()) +
+                ", " + std::to_string(d.source_size()) + " bytes, section " + std::to_string(wsize) + ")");
+  auto dp = std::make_shared<DynamicPlan>();
+  DynamicSpec& s = dp->spec;
+  s.source_name = d.source_name();
+  s.source_data = weights + d.source_offset();
+  s.source_size = d.source_size();
+  s.keepalive = keepalive;
+  for (int i = 0; i < d.inputs_size(); ++i) s.inputs.push_back(get_symbolic(d.inputs(i), w + ": input #" + std::to_string(i)));
+  for (int i = 0; i < d.outputs_size(); ++i) s.outputs.push_back(get_symbolic(d.outputs(i), w + ": output #" + std::to_string(i)));
+  const std::vector<std::string> syms = s.symbols();
+  for (const auto& x : d.paddable()) {
+    if (std::find(syms.begin(), syms.end(), x) == syms.end())
+      throw Error(w + ": paddable '" + x + "' is no symbol of the inputs");
+    s.paddable.push_back(x);
+  }
+  if (d.cache_size() < 1 || d.cache_size() > 4096)
+    throw Error(w + ": specialization cache size " + std::to_string(d.cache_size()) + " is outside 1..4096");
+  s.cache_size = d.cache_size();
+  if (d.opt_level() < 0 || d.opt_level() > 3) throw Error(w + ": invalid opt level " + std::to_string(d.opt_level()));
+  s.opt_level = static_cast<OptLevel>(d.opt_level());
+  s.strict_numerics = d.strict_numerics();
+  for (const auto& x : d.disabled()) s.disabled.push_back(x);
+  s.backend = h.backend();
+  for (int i = 0; i < d.gears_size(); ++i) {
+    const planfile::Gear& pg = d.gears(i);
+    std::string gw = w + ": gear #" + std::to_string(i);
+    if (pg.symbols_size() != pg.values_size()) throw Error(gw + " has " + std::to_string(pg.symbols_size()) +
+                                                           " symbols but " + std::to_string(pg.values_size()) + " values");
+    GearGraph gg;
+    for (int k = 0; k < pg.symbols_size(); ++k) {
+      if (std::find(syms.begin(), syms.end(), pg.symbols(k)) == syms.end() || gg.binding.count(pg.symbols(k)) ||
+          pg.values(k) < 1)
+        throw Error(gw + " binds '" + pg.symbols(k) + "' to " + std::to_string(pg.values(k)) +
+                    " (not a symbol of the inputs, bound twice, or below 1)");
+      gg.binding[pg.symbols(k)] = pg.values(k);
+    }
+    if (gg.binding.size() != syms.size()) throw Error(gw + " does not bind every symbol of the inputs");
+    gw = w + ": gear " + binding_str(gg.binding);
+    try {
+      gg.graph = plan_detail::header_to_graph(pg.plan(), weights, wsize, keepalive);
+    } catch (const std::bad_alloc&) {
+      throw Error(gw + ": the graph does not fit in memory");
+    } catch (const Error& e) {
+      throw Error(gw + ": " + e.what());
+    }
+    check_kernels(*gg.graph, h.backend(), env, gw);
+    try {
+      plan_detail::check_invariants(*gg.graph, env);
+      plan_detail::validate_sections(*gg.graph, env, pg.plan(), wsize);
+    } catch (const Error& e) {
+      throw Error(gw + ": " + e.what());
+    }
+    // The gear's inputs must be the binding's shapes.
+    const auto shapes = input_shapes_for(s, gg.binding);
+    if (gg.graph->inputs().size() != s.inputs.size()) throw Error(gw + ": its graph has another number of inputs");
+    for (size_t k = 0; k < s.inputs.size(); ++k) {
+      const Value* v = gg.graph->inputs()[k];
+      if (v->name() != s.inputs[k].name || v->shape.dims() != shapes.at(s.inputs[k].name))
+        throw Error(gw + ": graph input '" + v->name() + "' does not have the gear's shape");
+    }
+    dp->gears.push_back(std::move(gg));
+  }
+  PlanContents c;
+  c.dynamic = dp;
+  if (!dp->gears.empty()) c.graph = dp->gears.front().graph;
+  c.backend = h.backend();
+  for (const auto& pl : h.plugins()) c.plugins.emplace_back(pl.name(), pl.version());
+  return c;
 }
 
 }  // namespace ge::core

@@ -3,6 +3,8 @@
 // extent, byte count and offset is checked before it is used.
 #include "plan_graph.h"
 
+#include <xxhash.h>
+
 #include <cstring>
 #include <limits>
 #include <map>
@@ -54,7 +56,7 @@ Shape checked_shape(const google::protobuf::RepeatedField<int64_t>& dims, const 
   return Shape(std::vector<int64_t>(dims.begin(), dims.end()));
 }
 
-void put_tensor(const Tensor& t, planfile::TensorData& td, std::vector<uint8_t>* weights) {
+void put_tensor(const Tensor& t, planfile::TensorData& td, std::vector<uint8_t>* weights, WeightDedupe* dedupe = nullptr) {
   if (!valid_dtype(static_cast<int32_t>(t.dtype())))
     throw Error("a " + std::string(dtype_name(t.dtype())) + " tensor cannot be stored in a plan");
   td.set_dtype(static_cast<int32_t>(t.dtype()));
@@ -65,6 +67,19 @@ void put_tensor(const Tensor& t, planfile::TensorData& td, std::vector<uint8_t>*
     td.set_is_inline(true);
     td.set_inline_bytes(p, t.nbytes());
     return;
+  }
+  if (dedupe && t.nbytes()) {
+    const uint64_t hash = XXH3_64bits(p, t.nbytes());
+    auto [lo, hi] = dedupe->stored.equal_range(hash);
+    for (auto it = lo; it != hi; ++it)
+      if (it->second.second == t.nbytes() && std::memcmp(weights->data() + it->second.first, p, t.nbytes()) == 0) {
+        td.set_offset(it->second.first);
+        td.set_size(t.nbytes());
+        dedupe->saved_bytes += t.nbytes();
+        return;
+      }
+    weights->resize((weights->size() + kAlign - 1) / kAlign * kAlign, 0);
+    dedupe->stored.emplace(hash, std::make_pair(static_cast<uint64_t>(weights->size()), static_cast<uint64_t>(t.nbytes())));
   }
   weights->resize((weights->size() + kAlign - 1) / kAlign * kAlign, 0);
   td.set_offset(weights->size());
@@ -99,7 +114,8 @@ Tensor get_tensor(const planfile::TensorData& td, const uint8_t* weights, uint64
 
 }  // namespace
 
-void graph_to_header(const Graph& g, const std::string& backend, planfile::Header& h, std::vector<uint8_t>& weights) {
+void graph_to_header(const Graph& g, const std::string& backend, planfile::Header& h, std::vector<uint8_t>& weights,
+                     WeightDedupe* dedupe) {
   h.set_graph_name(g.name);
   h.set_backend(backend);
   h.set_arena_bytes(g.arena_bytes);
@@ -128,7 +144,7 @@ void graph_to_header(const Graph& g, const std::string& backend, planfile::Heade
         pv->mutable_data()->clear_dims();
         for (int64_t d : v->data->shape().dims()) pv->mutable_data()->add_dims(d);
       } else {
-        put_tensor(*v->data, *pv->mutable_data(), &weights);
+        put_tensor(*v->data, *pv->mutable_data(), &weights, dedupe);
         if (v->data->nbytes()) stored[v->data->data()] = pv->data();
       }
     }

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "ge/sdk/ir.h"
@@ -15,7 +16,14 @@ namespace ge::core::plan_detail {
 
 /// Fills the graph part of `h` (values, nodes, inputs, outputs, opsets, arena, kernel bindings
 /// to `backend`) and appends each distinct constant's bytes to `weights`, 64-byte aligned.
-void graph_to_header(const Graph& g, const std::string& backend, planfile::Header& h, std::vector<uint8_t>& weights);
+/// With `dedupe` (several graphs into one weights section: the gears of a dynamic plan), a
+/// constant whose bytes are already stored (same XXH3-64 and byte-equal) points at them instead.
+struct WeightDedupe {
+  std::unordered_multimap<uint64_t, std::pair<uint64_t, uint64_t>> stored;  // hash → (offset, size)
+  uint64_t saved_bytes = 0;
+};
+void graph_to_header(const Graph& g, const std::string& backend, planfile::Header& h, std::vector<uint8_t>& weights,
+                     WeightDedupe* dedupe = nullptr);
 
 /// Rebuilds the graph. Constants become views of [weights, weights + weights_size) held alive by
 /// `keepalive`. Throws ge::Error (without the file name; the caller adds it) on anything

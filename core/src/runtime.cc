@@ -95,7 +95,9 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
   impl_->input_uses.resize(g.inputs().size());
 
-  if (g.arena_bytes > 0)
+  if (g.arena_bytes > 0 && opts.arena.data() && opts.arena.nbytes() >= g.arena_bytes)
+    impl_->arena = opts.arena;
+  else if (g.arena_bytes > 0)
     impl_->arena = allocate_or_refuse(DataType::UInt8, Shape{static_cast<int64_t>(g.arena_bytes)}, Format::ND,
                                       g.arena_bytes, [&g] {
                                         // The activation arena; its largest value says what made it so big.

@@ -55,16 +55,45 @@ std::shared_ptr<LoadedPlan> LoadedPlan::load_bytes(std::shared_ptr<const std::ve
 
 void LoadedPlan::finish_load(const std::string& what, const PlanLoadOptions& opts) {
   what_ = what;
+  if (contents_.dynamic) {
+    core::DynamicPlan& dp = *contents_.dynamic;
+    if (!opts.load.outputs.empty())
+      throw Error("plan '" + what + "' is dynamic: keeping only some outputs at load is not supported for it");
+    try {
+      for (core::GearGraph& g : dp.gears) load_passes_ = core::run_load_time_passes(*g.graph, *env_, contents_.backend, opts.load);
+    } catch (const Error& e) {
+      throw Error("plan '" + what + "': " + e.what());
+    }
+    auto info = [](const core::SymbolicTensor& t) {
+      std::vector<int64_t> dims;
+      for (const core::SymbolicDim& d : t.dims) dims.push_back(d.symbolic() ? -1 : d.value);
+      return TensorInfo{t.name, t.dtype, Shape(dims), t.dims_str()};
+    };
+    for (const core::SymbolicTensor& t : dp.spec.inputs) inputs_.push_back(info(t));
+    for (const core::SymbolicTensor& t : dp.spec.outputs) outputs_.push_back(info(t));
+    core::CompileOptions base = core::CompileOptions::from_manifest(env_->manifest);
+    base.threads = threads_;
+    spec_cache_ = std::make_shared<core::SpecializationCache>(contents_.dynamic, *env_, base);
+    return;
+  }
   try {
     load_passes_ = core::run_load_time_passes(*contents_.graph, *env_, contents_.backend, opts.load);
   } catch (const Error& e) {
     throw Error("plan '" + what + "': " + e.what());
   }
-  for (const Value* v : contents_.graph->inputs()) inputs_.push_back({v->name(), v->dtype, v->shape});
-  for (const Value* v : contents_.graph->outputs()) outputs_.push_back({v->name(), v->dtype, v->shape});
+  for (const Value* v : contents_.graph->inputs()) inputs_.push_back({v->name(), v->dtype, v->shape, ""});
+  for (const Value* v : contents_.graph->outputs()) outputs_.push_back({v->name(), v->dtype, v->shape, ""});
+}
+
+core::SpecializationStats LoadedPlan::specialization_stats() const {
+  return spec_cache_ ? spec_cache_->stats() : core::SpecializationStats{};
 }
 
 Session LoadedPlan::new_session() const {
+  if (contents_.dynamic)
+    return Session(shared_from_this(),
+                   std::make_unique<core::DynamicExecutor>(contents_.dynamic, spec_cache_, *env_,
+                                                           core::ExecOptions{contents_.backend, threads_}));
   std::unique_ptr<core::Executable> exe;
   {
     std::lock_guard<std::mutex> lock(build_mutex_);
@@ -85,7 +114,24 @@ std::vector<Tensor> LoadedPlan::run(const std::vector<Tensor>& inputs) const { r
 Session::Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::Executable> exe)
     : plan_(std::move(plan)), exe_(std::move(exe)) {}
 
-std::vector<Tensor> Session::run(const std::vector<Tensor>& inputs) { return exe_->run(inputs); }
+Session::Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::DynamicExecutor> dyn)
+    : plan_(std::move(plan)), dyn_(std::move(dyn)) {}
+
+std::vector<Tensor> Session::run(const std::vector<Tensor>& inputs) {
+  if (!dyn_) return exe_->run(inputs);
+  std::vector<Tensor> out;
+  try {
+    out = dyn_->run(inputs);
+  } catch (const UnsupportedError& e) {
+    throw UnsupportedError("plan '" + plan_->what_ + "': " + e.what());
+  } catch (const Error& e) {
+    throw Error("plan '" + plan_->what_ + "': " + e.what());
+  }
+  ran_ = true;
+  return out;
+}
+
+const core::DynamicRunInfo* Session::last_run() const { return dyn_ && ran_ ? &dyn_->last_run() : nullptr; }
 
 std::vector<Tensor> Session::run(const std::map<std::string, Tensor>& inputs) {
   std::vector<Tensor> ordered;
@@ -99,7 +145,7 @@ std::vector<Tensor> Session::run(const std::map<std::string, Tensor>& inputs) {
     for (const TensorInfo& i : plan_->inputs()) known |= i.name == name;
     if (!known) throw Error("'" + name + "' is not an input of the plan");
   }
-  return exe_->run(ordered);
+  return run(ordered);
 }
 
 }  // namespace ge

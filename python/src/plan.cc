@@ -25,14 +25,29 @@ struct Plan {
   std::string manifest;  ///< the manifest it was checked against ('' = the default)
 };
 
+/// A plan with symbolic input dims: its declared inputs and outputs, -1 for a symbolic dim.
+void dynamic_io(const ge::core::DynamicPlan& d, std::vector<ge::TensorInfo>& ins, std::vector<ge::TensorInfo>& outs) {
+  auto info = [](const ge::core::SymbolicTensor& t) {
+    std::vector<int64_t> dims;
+    for (const ge::core::SymbolicDim& x : t.dims) dims.push_back(x.symbolic() ? -1 : x.value);
+    return ge::TensorInfo{t.name, t.dtype, ge::Shape(dims), t.dims_str()};
+  };
+  for (const auto& t : d.spec.inputs) ins.push_back(info(t));
+  for (const auto& t : d.spec.outputs) outs.push_back(info(t));
+}
+
 /// Parses `bytes` against `env` (every check of a plan file) and fills the plan's description.
 Plan make_plan(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::string& what,
                const ge::core::Environment& env, const std::string& manifest) {
   ge::core::PlanContents c = ge::core::parse_plan(bytes->data(), bytes->size(),
                                                   std::const_pointer_cast<std::vector<uint8_t>>(bytes), env, what);
   Plan p{bytes, what, c.backend, {}, {}, manifest};
-  for (const ge::Value* v : c.graph->inputs()) p.inputs.push_back({v->name(), v->dtype, v->shape});
-  for (const ge::Value* v : c.graph->outputs()) p.outputs.push_back({v->name(), v->dtype, v->shape});
+  if (c.dynamic) {
+    dynamic_io(*c.dynamic, p.inputs, p.outputs);
+    return p;
+  }
+  for (const ge::Value* v : c.graph->inputs()) p.inputs.push_back({v->name(), v->dtype, v->shape, ""});
+  for (const ge::Value* v : c.graph->outputs()) p.outputs.push_back({v->name(), v->dtype, v->shape, ""});
   return p;
 }
 
@@ -139,8 +154,12 @@ struct Executor {
     ++made;
     return s;
   }
+  /// What the last finished run() ran (a plan with symbolic input dims; docs/plan.md).
+  std::optional<ge::core::DynamicRunInfo> last;
+
   void give_back(std::unique_ptr<ge::Session> s) {
     std::lock_guard<std::mutex> lock(mu);
+    if (const ge::core::DynamicRunInfo* i = s->last_run()) last = *i;
     idle.push_back(std::move(s));
   }
 
@@ -170,6 +189,26 @@ struct Executor {
     return r;
   }
 };
+
+/// Executor.last_run (docs/plan.md, "Dynamic shapes").
+py::object executor_last_run(Executor& e) {
+  std::optional<ge::core::DynamicRunInfo> last;
+  {
+    std::lock_guard<std::mutex> lock(e.mu);
+    last = e.last;
+  }
+  if (!last) return py::none();
+  const ge::core::DynamicRunInfo* i = &*last;
+  py::dict d;
+  d["kind"] = i->kind;
+  d["binding"] = ge::core::binding_str(i->binding);
+  d["ran"] = ge::core::binding_str(i->ran);
+  d["gear"] = i->gear;
+  d["compiled"] = i->compiled;
+  d["compile_ms"] = i->compile_ms;
+  d["arena_bytes"] = i->arena_bytes;
+  return d;
+}
 
 }  // namespace
 
@@ -262,7 +301,11 @@ void bind_plan(py::module_& m) {
         std::lock_guard<std::mutex> lock(e.mu);
         return "<ge.Executor backend=" + e.plan->contents().backend + " inputs=[" + ins + "] threads=" +
                std::to_string(e.threads) + " contexts=" + std::to_string(e.made) + ">";
-      });
+      })
+      .def_property_readonly("last_run", &executor_last_run,
+                             "A plan with symbolic input dims: what the last run() ran, {kind: 'gear' | 'padded gear' | "
+                             "'specialization', binding, ran, gear, compiled, compile_ms, arena_bytes}; None for a "
+                             "static plan or before any run.");
 
   m.def(
       "_profile_plan",

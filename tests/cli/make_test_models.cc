@@ -5,6 +5,11 @@
 //   wrong_input/input_0.pb   f32[3,3] (relu.onnx wants f32[2,3])
 //   wrong_dtype/input_0.pb   i64[2,3]
 //   tiny_cnn/          a small CNN with an independently computed reference (tiny_cnn.h)
+//   dyn_matmul/        x: f32[batch,4], b: f32[batch,3] → MatMul(x, W) + b → y: f32[batch,3] with
+//                      W[i][j] = i - j (a 4×3 initializer); test_data_set_0..2 at batch 1, 3, 2 with
+//                      x[r][i] = r + i, b[r][j] = 10 j and y computed here by the definition
+//                      y[r][j] = sum_i x[r][i] W[i][j] + b[r][j]; dyn_bad_rank/, dyn_bad_fixed/,
+//                      dyn_bad_bind/ hold inputs that break the model's own dims
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
@@ -65,6 +70,76 @@ onnx::TensorProto tensor(onnx::TensorProto::DataType dt, std::vector<int64_t> di
   t.set_raw_data(std::string(bytes, '\0'));
   return t;
 }
+onnx::TensorProto floats(std::vector<int64_t> dims, const std::vector<float>& v) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  for (auto d : dims) t.add_dims(d);
+  for (float x : v) t.add_float_data(x);
+  return t;
+}
+
+void add_dyn_io(onnx::ValueInfoProto* vi, const std::string& name, int64_t fixed) {
+  vi->set_name(name);
+  auto* tt = vi->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("batch");
+  tt->mutable_shape()->add_dim()->set_dim_value(fixed);
+}
+
+void write_dyn_matmul(const fs::path& dir) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("ge-tests");
+  auto* os = m.add_opset_import();
+  os->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("dyn_matmul");
+  std::vector<float> w(12);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) w[i * 3 + j] = static_cast<float>(i - j);
+  *g->add_initializer() = floats({4, 3}, w);
+  g->mutable_initializer(0)->set_name("W");
+  auto* mm = g->add_node();
+  mm->set_op_type("MatMul");
+  mm->set_name("mm");
+  mm->add_input("x");
+  mm->add_input("W");
+  mm->add_output("xw");
+  auto* add = g->add_node();
+  add->set_op_type("Add");
+  add->set_name("add");
+  add->add_input("xw");
+  add->add_input("b");
+  add->add_output("y");
+  add_dyn_io(g->add_input(), "x", 4);
+  add_dyn_io(g->add_input(), "b", 3);
+  add_dyn_io(g->add_output(), "y", 3);
+  write(m, dir / "model.onnx");
+  const int64_t batches[] = {1, 3, 2};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t n = batches[k];
+    std::vector<float> x, b, y;
+    for (int64_t r = 0; r < n; ++r) {
+      for (int i = 0; i < 4; ++i) x.push_back(static_cast<float>(r + i));
+      for (int j = 0; j < 3; ++j) b.push_back(10.0f * static_cast<float>(j));
+      for (int j = 0; j < 3; ++j) {
+        float acc = 10.0f * static_cast<float>(j);
+        for (int i = 0; i < 4; ++i) acc += static_cast<float>(r + i) * w[i * 3 + j];
+        y.push_back(acc);
+      }
+    }
+    const fs::path set = dir / ("test_data_set_" + std::to_string(k));
+    write(floats({n, 4}, x), set / "input_0.pb");
+    write(floats({n, 3}, b), set / "input_1.pb");
+    write(floats({n, 3}, y), set / "output_0.pb");
+  }
+  write(floats({2, 4, 1}, std::vector<float>(8, 1.0f)), dir / "dyn_bad_rank" / "input_0.pb");
+  write(floats({2, 3}, std::vector<float>(6, 1.0f)), dir / "dyn_bad_rank" / "input_1.pb");
+  write(floats({2, 5}, std::vector<float>(10, 1.0f)), dir / "dyn_bad_fixed" / "input_0.pb");
+  write(floats({2, 3}, std::vector<float>(6, 1.0f)), dir / "dyn_bad_fixed" / "input_1.pb");
+  write(floats({2, 4}, std::vector<float>(8, 1.0f)), dir / "dyn_bad_bind" / "input_0.pb");
+  write(floats({3, 3}, std::vector<float>(9, 1.0f)), dir / "dyn_bad_bind" / "input_1.pb");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,5 +154,6 @@ int main(int argc, char** argv) {
   write(tensor(onnx::TensorProto::FLOAT, {3, 3}), out / "wrong_input" / "input_0.pb");
   write(tensor(onnx::TensorProto::INT64, {2, 3}), out / "wrong_dtype" / "input_0.pb");
   ge::test::write_tiny_cnn((out / "tiny_cnn").string());
+  write_dyn_matmul(out / "dyn_matmul");
   return 0;
 }

@@ -27,6 +27,12 @@ struct Manifest {
   std::string opt_level = "O2";
   std::string numerics = "relaxed";
   std::vector<std::string> disabled_passes;
+  /// Dynamic shapes (docs/plan.md, "Dynamic shapes"): [compile] gears (the --gears text),
+  /// paddable (symbols a shape may be padded along to the next larger gear; none by default),
+  /// specialization_cache (shapes outside every gear a plan keeps compiled, LRU; >= 1).
+  std::string gears;
+  std::vector<std::string> paddable;
+  int64_t specialization_cache = 8;
   std::string backend = "cpu";
   int threads = 0;  ///< 0 = all cores
   /// Options of the sections passes and plugins read ([fusion], [simplify], [layout], [memory],

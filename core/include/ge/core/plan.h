@@ -32,9 +32,14 @@ struct PlanSection {
   std::string name, plugin, data;
 };
 
+struct DynamicPlan;  // ge/core/dynamic.h
+
 /// A plan as loaded: the graph (constants view the mapped weights) and where it came from.
 struct PlanContents {
+  /// A dynamic plan's graph is its first gear's (null when it has none: every shape specializes).
   std::shared_ptr<Graph> graph;
+  /// Set for a plan compiled with symbolic input dims (Header.dynamic): gears and source model.
+  std::shared_ptr<DynamicPlan> dynamic;
   std::string backend;
   /// Producing plugins (name, version), as recorded at compile time.
   std::vector<std::pair<std::string, std::string>> plugins;
@@ -68,6 +73,9 @@ bool is_plan_file(const std::string& path);
 /// other check (load_plan does those): enough to choose the environment that will load it.
 /// Throws ge::Error naming the file when it is not a readable plan.
 std::string plan_backend(const std::string& path);
+/// True when the plan file was compiled with symbolic input dims (Header.dynamic), read like
+/// plan_backend (without checks).
+bool plan_is_dynamic(const std::string& path);
 /// Recomputes the checksum of plan bytes in place (tests and fuzzing mutate the header and
 /// reseal it, so that the parser behind the checksum is exercised too).
 void reseal_plan(std::vector<uint8_t>& bytes);

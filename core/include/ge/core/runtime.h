@@ -27,6 +27,11 @@ struct ExecOptions {
   int threads = 1;
   /// Run a multi-stream schedule serially in graph order anyway (a baseline for comparisons).
   bool serialize_streams = false;
+  /// An arena to run in instead of allocating one (DynamicExecutor: one arena for every graph
+  /// of a dynamic plan, only one of which runs at a time). Used when it holds at least
+  /// Graph::arena_bytes; the caller keeps it alive as long as the Executable and runs no two
+  /// Executables sharing it at once.
+  Tensor arena{};
 };
 
 /// A graph bound to kernels and buffers. Kernels are built once (they precompute primitives and

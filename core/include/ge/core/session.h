@@ -19,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "ge/core/dynamic.h"
 #include "ge/core/environment.h"
 #include "ge/core/plan.h"
 #include "ge/core/runtime.h"
+#include "ge/sdk/error.h"
 #include "ge/sdk/tensor.h"
 
 namespace ge {
@@ -30,7 +32,8 @@ namespace ge {
 struct TensorInfo {
   std::string name;
   DataType dtype = DataType::Undefined;
-  Shape shape;
+  Shape shape;  ///< of a dynamic plan: -1 for each symbolic dim (see `dims`)
+  std::string dims;  ///< a dynamic plan's declared dims, "[batch,sequence]"; empty for a static plan
 };
 
 struct PlanLoadOptions {
@@ -62,7 +65,17 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
 
   const std::vector<TensorInfo>& inputs() const { return inputs_; }
   const std::vector<TensorInfo>& outputs() const { return outputs_; }
-  const Graph& graph() const { return *contents_.graph; }
+  /// The graph (a dynamic plan's first gear). A dynamic plan without gears has none: check
+  /// is_dynamic() and has_graph() first.
+  const Graph& graph() const {
+    if (!contents_.graph) throw Error("plan '" + what_ + "' is dynamic and has no gear: it has no graph until a shape is run");
+    return *contents_.graph;
+  }
+  bool has_graph() const { return contents_.graph != nullptr; }
+  /// A plan compiled with symbolic input dims (gears, specialization; ge/core/dynamic.h).
+  bool is_dynamic() const { return contents_.dynamic != nullptr; }
+  /// The specializations compiled so far (every Session of this plan shares them).
+  core::SpecializationStats specialization_stats() const;
   const core::PlanContents& contents() const { return contents_; }
   /// The passes that ran at load (each PassInfo::runtime_safe).
   const std::vector<PassInfo>& load_passes() const { return load_passes_; }
@@ -87,6 +100,7 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   int threads_ = 1;
   double load_ms_ = 0;
   mutable std::mutex build_mutex_;  // kernel factories and Backend::set_threads touch shared state
+  std::shared_ptr<core::SpecializationCache> spec_cache_;  // dynamic plans
 };
 
 /// One run context of a LoadedPlan: arena, buffers, kernels. Not thread-safe itself.
@@ -98,12 +112,18 @@ class Session {
   /// Inputs by name; every input must be given (ge::Error naming a missing or unknown one).
   std::vector<Tensor> run(const std::map<std::string, Tensor>& inputs);
   const LoadedPlan& plan() const { return *plan_; }
+  /// Of a dynamic plan: what the last run ran (gear, padded gear or specialization, its
+  /// binding, first-use compile time, arena); null for a static plan or before any run.
+  const core::DynamicRunInfo* last_run() const;
 
  private:
   friend class LoadedPlan;
   Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::Executable> exe);
+  Session(std::shared_ptr<const LoadedPlan> plan, std::unique_ptr<core::DynamicExecutor> dyn);
   std::shared_ptr<const LoadedPlan> plan_;
   std::unique_ptr<core::Executable> exe_;
+  std::unique_ptr<core::DynamicExecutor> dyn_;
+  bool ran_ = false;
 };
 
 }  // namespace ge
