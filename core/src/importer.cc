@@ -1,6 +1,7 @@
 #include "ge/core/importer.h"
 
 #include "ge/sdk/error.h"
+#include "ge/sdk/kernel_delegate.h"
 #include "ge/sdk/log.h"
 #include "ge/sdk/verifier.h"
 
@@ -114,7 +115,7 @@ class Propagation {
           body = fx->expand(*n, opset);
         } catch (const UnsupportedError& e) {
           throw UnsupportedError(desc + ": " + label + " is defined, but no kernel runs it (backends searched: " +
-                                 opts_.backend + "); its ONNX function body could not be expanded: " + e.what());
+                                 kernel_backends_searched(env_.kernels, opts_.backend) + "); its ONNX function body could not be expanded: " + e.what());
         }
         result.expanded_functions.push_back(label);
         log(LogLevel::Debug, desc + ": no " + opts_.backend + " kernel; expanded into its function body (" +

@@ -9,6 +9,7 @@
 
 #include "ge/core/profiler.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/kernel_delegate.h"
 #include "ge/sdk/stream_order.h"
 #include "stream_pool.h"
 
@@ -152,7 +153,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
       const bool body = fx && fx->has_body(g.opset(n->domain()));
       throw UnsupportedError(n->describe() + ": no kernel for op type " + n->op_type() +
                              (def ? "-" + std::to_string(def->since_version) : "") + " (backends searched: " +
-                             opts.backend + ")" + (body ? "" : "; it has no ONNX function body to expand"));
+                             kernel_backends_searched(env.kernels, opts.backend) + ")" + (body ? "" : "; it has no ONNX function body to expand"));
     }
     KernelBuildContext ctx{*n, g.opset(n->domain()), impl_->intra_threads};
     Impl::Step s{n, kd->factory(ctx), {}, {}};

@@ -25,15 +25,21 @@ ConvGeometry resolve(const KernelBuildContext& ctx) {
   const Shape& xs = ctx.input_shape(0);
   const Shape& ws = ctx.input_shape(1);
   const Shape& ys = ctx.output_shape(0);
-  if (xs.rank() != 4 || ws.rank() != 4)
-    throw UnsupportedError(n.op_type() + ": only 2-D convolutions (rank-4 X and W) in " + who(n));
+  // A 1-D convolution (rank-3 X [N, C, W], W [O, C/group, Kw]) is the 2-D one with H = Kh = 1:
+  // the same bytes, read as [N, C, 1, W] (CANN's Conv1D lowers to Conv2D the same way).
+  const bool one_d = xs.rank() == 3 && ws.rank() == 3 && ys.rank() == 3;
+  if (!one_d && (xs.rank() != 4 || ws.rank() != 4))
+    throw UnsupportedError(n.op_type() + ": only 1-D and 2-D convolutions (rank-3 or rank-4 X and W) in " + who(n));
+  const size_t sp = one_d ? 1 : 2;  // spatial dims
   ConvGeometry g{};
-  g.N = xs[0], g.C = xs[1], g.H = xs[2], g.W = xs[3];
-  g.O = ws[0], g.Kh = ws[2], g.Kw = ws[3], g.OH = ys[2], g.OW = ys[3];
+  g.N = xs[0], g.C = xs[1], g.H = one_d ? 1 : xs[2], g.W = xs[sp + 1];
+  g.O = ws[0], g.Kh = one_d ? 1 : ws[2], g.Kw = ws[sp + 1], g.OH = one_d ? 1 : ys[2], g.OW = ys[sp + 1];
   g.group = n.attrs.get_int("group", 1);
-  const auto s = n.attrs.get_ints("strides", {1, 1});
-  const auto d = n.attrs.get_ints("dilations", {1, 1});
-  if (s.size() != 2 || d.size() != 2) throw InvalidGraphError(n.op_type() + ": strides/dilations need 2 values in " + who(n));
+  auto s = n.attrs.get_ints("strides", std::vector<int64_t>(sp, 1));
+  auto d = n.attrs.get_ints("dilations", std::vector<int64_t>(sp, 1));
+  if (s.size() != sp || d.size() != sp)
+    throw InvalidGraphError(n.op_type() + ": strides/dilations need " + std::to_string(sp) + " values in " + who(n));
+  if (one_d) s.insert(s.begin(), 1), d.insert(d.begin(), 1);
   g.stride_h = s[0], g.stride_w = s[1], g.dil_h = d[0], g.dil_w = d[1];
   const std::string ap = n.attrs.get_string("auto_pad", "NOTSET");
   if (ap == "SAME_UPPER" || ap == "SAME_LOWER") {
@@ -46,9 +52,9 @@ ConvGeometry resolve(const KernelBuildContext& ctx) {
   } else if (ap == "VALID") {
     g.pad_t = g.pad_l = 0;
   } else {
-    const auto p = n.attrs.get_ints("pads", {0, 0, 0, 0});
-    if (p.size() != 4) throw InvalidGraphError(n.op_type() + ": pads needs 4 values in " + who(n));
-    g.pad_t = p[0], g.pad_l = p[1];
+    const auto p = n.attrs.get_ints("pads", std::vector<int64_t>(2 * sp, 0));
+    if (p.size() != 2 * sp) throw InvalidGraphError(n.op_type() + ": pads needs " + std::to_string(2 * sp) + " values in " + who(n));
+    g.pad_t = one_d ? 0 : p[0], g.pad_l = one_d ? p[0] : p[1];
   }
   if (g.group <= 0 || g.C % g.group || g.O % g.group || ws[1] * g.group != g.C)
     throw InvalidGraphError(n.op_type() + ": channels do not match group in " + who(n));

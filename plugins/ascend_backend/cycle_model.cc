@@ -55,6 +55,11 @@ double vector_ops_per_element(const Node& n) {
   if (op == "Pow") return 3;  // exp(y · ln x)
   if (op == "Sigmoid") return 4;  // neg, exp, add, reciprocal
   if (op == "Erf") return 8;  // polynomial approximation
+  if (op == "Tanh") return 6;  // exp(2x), add, subtract, reciprocal, multiply (+ clamp)
+  if (op == "Exp") return 1;
+  if (op == "HardSigmoid") return 3;  // multiply-add, max, min
+  if (op == "HardSwish") return 4;    // HardSigmoid's three, multiply
+  if (op == "BatchNormalization") return 2;  // per-channel multiply, add
   if (op == "Sum") return std::max<double>(1, static_cast<double>(n.inputs().size()) - 1);
   // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element, as
   // placement counts them (placement_cost.cc).

@@ -11,11 +11,13 @@ namespace ge::ascend {
 
 bool is_cube_op(const Node& n) {
   if (n.domain() == "ge") return n.op_type() == "FusedConv" || n.op_type() == "FusedMatMul";
-  return n.domain().empty() && (n.op_type() == "Conv" || n.op_type() == "MatMul" || n.op_type() == "Gemm");
+  return n.domain().empty() && (n.op_type() == "Conv" || n.op_type() == "ConvTranspose" || n.op_type() == "MatMul" ||
+                                n.op_type() == "Gemm");
 }
 
 bool is_vector_op(const Node& n) {
   static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Sum", "Relu", "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu",
+                                         "Tanh", "Exp", "Abs", "Neg", "HardSigmoid", "HardSwish", "BatchNormalization",
                                          "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat",
                                          "Softmax", "ReduceMean"};
   static const std::set<std::string> ge_ops{"LayerNormalization", "Gelu", "FusedElementwise"};

@@ -43,13 +43,14 @@ void register_ascend(ge::Registrar& r) {
   r.add_backend(std::make_shared<AscendBackend>());
   ge::ascend::register_cast_op(r);
   ge::ascend::register_cube_kernels(r);
+  ge::ascend::register_conv_transpose_kernel(r);
   ge::ascend::register_vector_kernels(r);
   ge::ascend::register_pool_kernels(r);
   ge::ascend::register_row_kernels(r);
   ge::ascend::register_fused_vector_kernels(r);
   ge::ascend::register_data_kernels(r);
-  ge::ascend::register_aicpu_kernels(r);
   ge::ascend::register_move_kernels(r);
+  ge::ascend::register_aicpu_kernels(r);  // + the AI CPU engine: the cpu backend's kernels (KernelDelegate)
   ge::ascend::register_preferences(r);
   r.add_pass(ge::ascend::make_precision_pass(r.plugin_dir() + "/ascend/platforms"));
   // Stage::Layout: runs after the layout plugin's pass (this plugin is loaded after it).

@@ -2,6 +2,7 @@
 #include "precision_plan.h"
 
 #include "placement.h"
+#include "tiling_choose.h"
 
 namespace ge::ascend {
 
@@ -15,6 +16,10 @@ bool fp16_candidate(const Node& n) {
     }
   for (const Value* o : n.outputs())
     if (o && o->dtype != DataType::Float32) return false;
+  // A shape the AI Core kernel cannot tile (a 1-D pool, a 3-D convolution) is placed on the AI
+  // CPU (placement_cost.h), which computes it in fp32 like any AI CPU op. The problems depend on
+  // shapes, not on dtypes or formats, for these refusals (32: the UB alignment of every platform).
+  if (is_cube_op(n) ? !cube_problem(n, nullptr) : !vector_problem(n, 32, nullptr)) return false;
   return any;
 }
 

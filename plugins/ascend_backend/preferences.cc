@@ -57,6 +57,13 @@ std::optional<NodeFormats> ascend_preference(const Node& n) {
     f.inputs[0] = Format::NC1HWC0;
     return f;
   }
+  if (op == "BatchNormalization") {  // per channel: the parameters stay plain [C]
+    for (size_t k = 1; k < n.num_outputs(); ++k)
+      if (n.output(k)) return std::nullopt;
+    f.inputs.assign(n.num_inputs(), Format::ND);
+    f.inputs[0] = Format::NC1HWC0;
+    return f;
+  }
   if (op == "Relu" || op == "LeakyRelu") {
     f.inputs[0] = Format::NC1HWC0;
     return f;

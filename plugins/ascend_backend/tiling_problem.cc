@@ -4,6 +4,8 @@
 #include <set>
 
 #include "cube.h"
+#include "cube_conv_transpose.h"
+#include "ge/sdk/error.h"
 #include "ge/sdk/layout.h"
 #include "move_ops.h"
 #include "tiling_choose.h"
@@ -18,14 +20,26 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
   CubeTiling t;
   const std::string op = n.op_type();
   if (op == "Conv" || op == "FusedConv") {
-    if (a.rank() != 4 || b.rank() != 4 || y.rank() != 4) return no(why, "not a 2-D convolution");
+    const bool one_d = a.rank() == 3 && b.rank() == 3 && y.rank() == 3;  // as 2-D with H = Kh = 1
+    if (!one_d && (a.rank() != 4 || b.rank() != 4 || y.rank() != 4)) return no(why, "not a 1-D or 2-D convolution");
     const int64_t group = n.attrs.get_int("group", 1);
     if (group <= 0 || a[1] % group || b[0] % group || b[1] * group != a[1]) return no(why, "channels do not match group");
     const int64_t cg = a[1] / group;
     t.batch = group;
-    t.M = y[0] * y[2] * y[3];
+    t.M = one_d ? y[0] * y[2] : y[0] * y[2] * y[3];
     t.N = b[0] / group;
-    t.K = ConvKOrder(cg, group, b[2], b[3]).K;  // FRACTAL_Z's (c1, kh, kw, c0) or FRACTAL_Z_C04's (kh, kw, c0) padded
+    t.K = one_d ? ConvKOrder(cg, group, 1, b[2]).K : ConvKOrder(cg, group, b[2], b[3]).K;  // FRACTAL_Z's (c1, kh, kw, c0) or FRACTAL_Z_C04's (kh, kw, c0) padded
+  } else if (op == "ConvTranspose") {  // GEMM + col2im (conv_transpose_kernel.cc)
+    ConvGeometry g{};
+    try {
+      g = conv_transpose_geometry(n);
+    } catch (const Error& e) {
+      return no(why, e.what());
+    }
+    t.batch = g.group;
+    t.M = g.N * g.H * g.W;
+    t.K = g.C / g.group;
+    t.N = g.O / g.group * g.Kh * g.Kw;
   } else if (op == "FusedMatMul") {  // A [.., M, K] with its batch dims folded into M; B [K, N] or (transB) [N, K]
     if (a.rank() < 2 || b.rank() != 2) return no(why, "FusedMatMul needs A of rank >= 2 and a 2-D B");
     const bool tb = n.attrs.get_int("transB", 0) != 0;
@@ -60,7 +74,9 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
 
 std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std::string* why) {
   static const std::set<std::string> elementwise{"Add", "Sub",  "Mul", "Div",     "Pow",       "Sum",  "Relu",
-                                                 "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat"};
+                                                 "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat",
+                                                 "Tanh", "Exp", "Abs", "Neg", "HardSigmoid", "HardSwish",
+                                                 "BatchNormalization"};
   static const std::set<std::string> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
   if (is_move_op(n)) return move_problem(n, ub_align, why);
   if (is_row_vector_op(n)) {
@@ -73,6 +89,13 @@ std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std:
   const bool ge_op = n.domain() == "ge";
   const bool known = ge_op ? (op == "Cast" || op == "TransData") : (n.domain().empty() && (elementwise.count(op) || pools.count(op)));
   if (!known) return no(why, op + " has no Vector kernel");
+  if (op == "BatchNormalization") {  // inference only, one parameter per channel (vector_kernels.cc)
+    for (size_t k = 1; k < n.num_outputs(); ++k)
+      if (n.output(k)) return no(why, "BatchNormalization training-mode outputs");
+    if (n.num_inputs() < 5 || !n.input(0) || n.input(0)->shape.rank() < 2) return no(why, "BatchNormalization operands");
+    for (size_t i = 1; i < 5; ++i)
+      if (!n.input(i) || n.input(i)->shape.numel() != n.input(0)->shape[1]) return no(why, "BatchNormalization parameters are not per channel");
+  }
   const Value* y = n.output(0);
   if (!y || !n.input(0)) return no(why, "missing operands");
   for (const Value* v : n.inputs())

@@ -123,6 +123,81 @@ TEST_F(AscendKernels, VectorUnary) {
   %out: f32[1,120] = Flatten(%y) {axis=0})", "input %x: f32[2,3,4,5]", "aicore.vector"});
 }
 
+TEST_F(AscendKernels, VectorActivations) {
+  for (const char* op : {"Tanh", "Exp", "Abs", "Neg"})
+    check({std::string(op), std::string("  %y: f32[2,3,4,5] = ") + op + "(%x)\n  %out: f32[1,120] = Flatten(%y) {axis=0}",
+           "input %x: f32[2,3,4,5]", "aicore.vector"});
+  check({"HardSigmoid a=0.3 b=0.4", R"(  %y: f32[2,3,4,5] = HardSigmoid(%x) {alpha=0.3, beta=0.4}
+  %out: f32[1,120] = Flatten(%y) {axis=0})", "input %x: f32[2,3,4,5]", "aicore.vector"});
+  // HardSwish is opset 14: x · max(0, min(1, x/6 + 1/2)), on inputs in [-4, 4) (both kinks).
+  const std::string hs = R"(graph g opset(ai.onnx=14) {
+  input %x: f32[2,3,4,5]
+  const %four: f32[] = [4.0]
+  %x4: f32[2,3,4,5] = Mul(%x, %four)
+  %y: f32[2,3,4,5] = HardSwish(%x4)
+  %out: f32[1,120] = Flatten(%y) {axis=0}
+  output %out
+})";
+  test::ModeRuns m = test::run_three_ways(hs, *cpu_, *fp16_, *fp32_);
+  EXPECT_LE(m.e16, 1e-3);
+  EXPECT_GT(m.e16, 0.0);
+  EXPECT_LE(m.e32, 1e-6);
+  EXPECT_GE(m.fp16.counters["ascend.placement.aicore.vector"], 1);
+  EXPECT_EQ(m.fp16.counters["ascend.placement.aicpu"], 0);
+}
+
+TEST_F(AscendKernels, BatchNormalizationOnTheVectorUnit) {
+  // The variance must be positive: v·v + 0.1 (folded to a constant at compile time).
+  const char* params = R"(  const %s: f32[6]
+  const %b: f32[6]
+  const %m: f32[6]
+  const %v0: f32[6]
+  const %tenth: f32[] = [0.1]
+  %v2: f32[6] = Mul(%v0, %v0)
+  %v: f32[6] = Add(%v2, %tenth)
+)";
+  check({"BatchNorm plain", std::string(params) + R"(  %y: f32[2,6,3,5] = BatchNormalization(%x, %s, %b, %m, %v) {epsilon=0.001}
+  %out: f32[1,180] = Flatten(%y) {axis=0})", "input %x: f32[2,6,3,5]", "aicore.vector"});
+  // Between two convolutions (DenseNet's ReLU → BN → ReLU → Conv; a BN right after a Conv would
+  // be folded into it): on NC1HWC0 like the Relus.
+  check({"Conv Relu BatchNorm Relu Conv", std::string(params) + R"(  const %w1: f32[6,6,3,3]
+  const %w2: f32[4,6,1,1]
+  %c0: f32[1,6,5,5] = Conv(%x, %w1) {pads=[1,1,1,1]}
+  %c: f32[1,6,5,5] = Relu(%c0)
+  %y: f32[1,6,5,5] = BatchNormalization(%c, %s, %b, %m, %v)
+  %r: f32[1,6,5,5] = Relu(%y)
+  %z: f32[1,4,5,5] = Conv(%r, %w2)
+  %out: f32[1,100] = Flatten(%z) {axis=1})", "input %x: f32[1,6,5,5]", "aicore.vector"});
+}
+
+TEST_F(AscendKernels, Conv1dOnTheCubeAsTwoDWithHeightOne) {
+  // [1,5,20] * [7,5,3], stride 2, pads 1/1 -> [1,7,10]: on the Cube as the 2-D convolution of
+  // [1,5,1,20] with [7,5,1,3] (M = 10, N = 7, K = ⌈5/16⌉·16·3 = 48 in FRACTAL_Z order).
+  check({"Conv1d 5->7 k3 s2", R"(  const %w: f32[7,5,3]
+  const %b: f32[7]
+  %y: f32[1,7,10] = Conv(%x, %w, %b) {pads=[1,1], strides=[2]}
+  %out: f32[1,70] = Flatten(%y) {axis=1})", "input %x: f32[1,5,20]", "aicore.cube"});
+  check({"Conv1d depthwise 6 k5 d2", R"(  const %w: f32[6,1,5]
+  %y: f32[2,6,12] = Conv(%x, %w) {dilations=[2], group=6, pads=[4,4]}
+  %out: f32[2,72] = Flatten(%y) {axis=1})", "input %x: f32[2,6,12]", "aicore.cube"});
+}
+
+TEST_F(AscendKernels, ConvTransposeOnTheCubeAsGemmAndCol2im) {
+  // (5 − 1)·2 − 2 + 3 + 1 = 10: stride 2, pads 1/1, output_padding 1.
+  check({"ConvTranspose 6->4 3x3 s2", R"(  const %w: f32[6,4,3,3]
+  const %b: f32[4]
+  %y: f32[1,4,10,10] = ConvTranspose(%x, %w, %b) {output_padding=[1,1], pads=[1,1,1,1], strides=[2,2]}
+  %out: f32[1,400] = Flatten(%y) {axis=1})", "input %x: f32[1,6,5,5]", "aicore.cube"});
+  // U-Net's up-sampling: kernel 2, stride 2 (no overlap), batch 2.
+  check({"ConvTranspose 16->8 2x2 s2", R"(  const %w: f32[16,8,2,2]
+  %y: f32[2,8,8,6] = ConvTranspose(%x, %w) {strides=[2,2]}
+  %out: f32[2,384] = Flatten(%y) {axis=1})", "input %x: f32[2,16,4,3]", "aicore.cube"});
+  // 1-D, group 2, dilation 2, output_shape (pads derived as the ONNX spec says).
+  check({"ConvTranspose1d g2 d2", R"(  const %w: f32[4,3,3]
+  %y: f32[1,6,16] = ConvTranspose(%x, %w) {dilations=[2], group=2, output_shape=[16], strides=[2]}
+  %out: f32[1,96] = Flatten(%y) {axis=1})", "input %x: f32[1,4,7]", "aicore.cube"});
+}
+
 TEST_F(AscendKernels, VectorPools) {
   check({"MaxPool 3x3 s2 ceil", R"(  %y: f32[1,17,4,4] = MaxPool(%x) {ceil_mode=1, kernel_shape=[3,3], strides=[2,2]}
   %out: f32[1,272] = Flatten(%y) {axis=1})", "input %x: f32[1,17,8,8]", "aicore.vector"});
