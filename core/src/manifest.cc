@@ -69,7 +69,7 @@ struct Reader {
 // Sections whose keys belong to passes and plugins; the pass manager checks every key against
 // the options the loaded passes declare.
 const std::set<std::string> kOptionSections = {"fusion", "simplify", "layout", "memory",
-                                               "scheduler", "registry", "profiler", "ascend"};
+                                               "scheduler", "registry", "profiler", "ascend", "cpu"};
 
 /// The option keys the core reads itself (rule and pass names, registry files): arrays of
 /// strings, checked here where the value's line is known (a datetime or a number was read as an
