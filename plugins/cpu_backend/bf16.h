@@ -17,8 +17,8 @@
 //  - Refused (no AVX512_BF16, no fallback): ge::UnsupportedError naming the node and the CPU.
 // The capability is oneDNN's effective ISA (dnnl::get_effective_cpu_isa(), which ONEDNN_MAX_CPU_ISA
 // caps) containing avx512_core_bf16; GE_CPU_BF16=absent|present overrides the detection (tests
-// simulate a CPU without bf16, or force oneDNN's bf16 primitives where oneDNN has only its
-// reference implementation for them).
+// simulate a CPU without bf16, or ask for oneDNN's bf16 primitives on one without: oneDNN 2.6 has
+// none below avx512_core, and each node then runs emulated — register_with_bf16_routing).
 #pragma once
 #include <memory>
 #include <string>
