@@ -257,6 +257,13 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
   nlohmann::json ascend = nlohmann::json::object();
   for (auto& [k, v] : c.result.counters)
     if (k.rfind("ascend.", 0) == 0) ascend[k.substr(7)] = v;
+  // The cpu backend's figures (docs/cpu.md): counters "cpu.<figure>" (precision mode).
+  nlohmann::json cpu = nlohmann::json::object();
+  for (auto& [k, v] : c.result.counters)
+    if (k.rfind("cpu.", 0) == 0) cpu[k.substr(4)] = v;
+  // Nodes a precision mode moved to a narrower type (bf16 on cpu, fp16 on ascend): non-zero flags
+  // a compile whose results differ from the model's dtype.
+  const auto reduced = c.result.counters.find("numerics.reduces_precision");
   for (auto& p : c.result.passes)
     passes.push_back({{"name", p.name}, {"stage", p.stage}, {"ms", p.ms}, {"changed", p.changed},
                       {"nodes_after", p.nodes_after}, {"status", p.status}});
@@ -277,6 +284,8 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"layout", layout},
           {"schedule", schedule_report(*c.graph, c.env, c.options.backend)},
           {"ascend", ascend},
+          {"cpu", cpu},
+          {"reduces_precision", reduced == c.result.counters.end() ? int64_t{0} : reduced->second},
           // A backend with a device simulator (ge/sdk/device_sim.h): one simulated inference.
           {"simulation", [&]() -> nlohmann::json {
              const std::optional<ge::DeviceSimulation> s = device_simulation(c);

@@ -18,8 +18,7 @@ std::string precision_mode_name(PrecisionMode m);
 
 /// The pass. `platform_dir` holds platforms/<soc>.toml (the pass validates
 /// `[ascend] soc_version`, default Ascend910A, and reports its AI Core count); the
-/// allow_mix_precision lists are read from precision_lists.toml in its parent directory (the
-/// plugin's `ascend/` data directory).
+/// allow_mix_precision lists are the SDK's (ge/sdk/precision_lists.h).
 std::shared_ptr<Pass> make_precision_pass(std::string platform_dir);
 
 /// Adds ge.Cast's definition and shape inference.

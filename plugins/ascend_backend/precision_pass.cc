@@ -28,12 +28,12 @@
 #include <toml++/toml.h>
 
 #include "ge/sdk/error.h"
+#include "ge/sdk/precision_lists.h"
 #include "overflow_check.h"
 #include "placement.h"
 #include "task.h"
 #include "platform.h"
 #include "precision.h"
-#include "precision_lists.h"
 #include "precision_plan.h"
 
 namespace ge::ascend {
@@ -77,7 +77,7 @@ KeepDtype keep_dtype_option(PassContext& ctx) {
   const auto t = ctx.option("ascend", "keep_dtype");
   if (!t) return {};
   const toml::table v = option_value("keep_dtype", *t);
-  if (v["v"].is_string()) return load_keep_dtype_file(*v["v"].value<std::string>());
+  if (v["v"].is_string()) return load_keep_dtype_file(*v["v"].value<std::string>(), "ascend");
   const toml::array* a = v["v"].as_array();
   if (!a) throw ConfigError("ascend.keep_dtype: value " + *t + " must be an array of node names (or \"OpType::X\") or a file name");
   std::vector<std::string> entries;
@@ -85,7 +85,7 @@ KeepDtype keep_dtype_option(PassContext& ctx) {
     if (!e.is_string()) throw ConfigError("ascend.keep_dtype: every entry must be a string (in " + *t + ")");
     entries.push_back(*e.value<std::string>());
   }
-  return parse_keep_dtype(entries, "");
+  return parse_keep_dtype(entries, "", "ascend");
 }
 
 /// ascend.overflow_check_inputs: [lo, hi] (seeded, default [-1, 1]) or "DIR" (input_K.pb files).
@@ -142,7 +142,7 @@ class PrecisionPass : public Pass {
     ctx.count("ascend.ai_cores", p.get_int("ai_cores"));
     const PrecisionMode mode = precision_mode_from_name(string_option(ctx, "precision_mode", "force_fp16"));
     const KeepDtype keep = keep_dtype_option(ctx);
-    check_keep_dtype(keep, g, ctx.ops());
+    check_keep_dtype(keep, g, ctx.ops(), "ascend_precision");
     const std::string mixlist = string_option(ctx, "modify_mixlist", "");
     const std::string check = string_option(ctx, "overflow_check", "off");
     if (check != "off" && check != "error" && check != "keep")
@@ -158,8 +158,8 @@ class PrecisionPass : public Pass {
                           "ascend.precision_mode=must_keep_origin_dtype");
       MixLists lists;
       if (mode == PrecisionMode::AllowMixPrecision) {
-        lists = load_mix_lists((std::filesystem::path(dir_).parent_path() / "precision_lists.toml").string(), ctx.ops());
-        if (!mixlist.empty()) modify_mix_lists(lists, mixlist, ctx.ops());
+        lists = shipped_mix_lists(ctx.ops(), "ascend");
+        if (!mixlist.empty()) modify_mix_lists(lists, mixlist, ctx.ops(), "ascend");
       }
       PrecisionPlan plan = plan_precision(g, mode, &lists, keep);
       if (check != "off") plan = overflow_check(g, ctx, mode, lists, keep, plan, check == "keep");
@@ -184,6 +184,7 @@ class PrecisionPass : public Pass {
   static void count_plan(PassContext& ctx, const PrecisionPlan& plan) {
     ctx.count("ascend.precision.fp16_ops", static_cast<int64_t>(plan.fp16.size() - plan.follow.size()));
     ctx.count("ascend.precision.fp16_follow", static_cast<int64_t>(plan.follow.size()));
+    if (!plan.fp16.empty()) ctx.count("numerics.reduces_precision", static_cast<int64_t>(plan.fp16.size()));
     for (auto& [n, why] : plan.fp32_why) {
       ctx.count("ascend.precision.fp32." + why);
       if (why != "gray" && why != "vector") ctx.count("ascend.precision.kept." + n->name() + ":" + why);

@@ -27,7 +27,7 @@
 #include <string>
 
 #include "precision.h"
-#include "precision_lists.h"
+#include "ge/sdk/precision_lists.h"
 
 namespace ge::ascend {
 

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bf16.h"
 #include "blocked.h"
 #include "conv.h"
 #include "cpu_backend.h"
@@ -118,8 +119,12 @@ class ConvKernel : public CpuKernel {
     user_dst_md_ = value_md(*ctx.node.output(0));
     user_w_md_ = format_is_weight(wv.format) ? conv_weight_md(wdims, wv.format, "'" + wv.name() + "'" + where)
                                              : memory::desc(wdims, dt::f32, wtag_plain);
-    memory::desc src_any(to_dims(xs), dt::f32, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
-        w_any(wdims, dt::f32, tag::any), b_md({M}, dt::f32, tag::a);
+    // bf16 (bf16.h): bf16 source and weights, fp32 accumulation, bias and destination; the
+    // reorders below then convert the fp32 source (each run) and weights (once).
+    const bool bf16 = bf16_native(ctx);
+    const dt op_dt = bf16 ? dt::bf16 : dt::f32;
+    memory::desc src_any(to_dims(xs), op_dt, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
+        w_any(wdims, op_dt, tag::any), b_md({M}, dt::f32, tag::a);
     // ge.FusedConv's post-ops (conv.h): sum reads Z from dst, then the activation.
     dnnl::primitive_attr attr;
     sum_ = post.sum;
@@ -155,7 +160,7 @@ class ConvKernel : public CpuKernel {
       const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
       const std::string layout = env ? env : "";
       const bool plain = layout == "plain" || (layout != "blocked" && pointwise);
-      pd_ = (plain || src_blocked || dst_blocked || src_nhwc || dst_nhwc) ? make(user_src_md_, user_dst_md_)
+      pd_ = (plain || src_blocked || dst_blocked || src_nhwc || dst_nhwc) ? make(with_dtype(user_src_md_, op_dt), user_dst_md_)
                                                                           : make(src_any, dst_any);
       prim_ = dnnl::convolution_forward(pd_);
       eng_ = dnnl_engine();
@@ -197,7 +202,7 @@ class ConvKernel : public CpuKernel {
           b_const_ = true;
         }
       }
-      impl_ = "onednn:conv:" + std::string(pd_.impl_info_str());
+      impl_ = std::string(bf16 ? "onednn:conv_bf16:" : "onednn:conv:") + pd_.impl_info_str();
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Conv" + where);
     }

@@ -5,10 +5,12 @@
 // column-major strides (no copy). The bias [N] is oneDNN's matmul bias (broadcast over rows);
 // the activation is an eltwise post-op (gelu_erf, relu, logistic), so the output is written once
 // — the unfused MatMul, Add and activation make three passes over it. A constant B is reordered
-// once into the layout oneDNN prefers (format_tag::any).
+// once into the layout oneDNN prefers (format_tag::any). In bf16 (bf16.h) A and B are bf16
+// (A reordered at each run, a constant B once), accumulation and Y fp32.
 #include <string>
 #include <unordered_map>
 
+#include "bf16.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -50,11 +52,23 @@ class FusedMatMulKernel : public CpuKernel {
         attr.set_post_ops(po);
       }
       const float* b_const = const_f32(ctx, 1);
-      memory::desc w_md = b_const ? memory::desc({K, N}, dt::f32, memory::format_tag::any) : b_md_;
+      bf16_ = bf16_native(ctx);
+      const dt op_dt = bf16_ ? dt::bf16 : dt::f32;
+      memory::desc w_md = b_const ? memory::desc({K, N}, op_dt, memory::format_tag::any)
+                          : bf16_ ? memory::desc({K, N}, op_dt, memory::format_tag::ab) : b_md_;
+      const memory::desc a_op = bf16_ ? memory::desc({rows, K}, op_dt, memory::format_tag::ab) : a_md_;
       dnnl::engine& eng = dnnl_engine();
-      auto d = has_bias_ ? dnnl::matmul::desc(a_md_, w_md, bias_md_, dst_md_) : dnnl::matmul::desc(a_md_, w_md, dst_md_);
+      auto d = has_bias_ ? dnnl::matmul::desc(a_op, w_md, bias_md_, dst_md_) : dnnl::matmul::desc(a_op, w_md, dst_md_);
       pd_ = dnnl::matmul::primitive_desc(d, attr, eng);
       prim_ = dnnl::matmul(pd_);
+      if (bf16_) {
+        a_op_ = memory(pd_.src_desc(), eng);
+        a_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, a_md_, eng, pd_.src_desc()));
+        if (!b_const) {
+          b_op_ = memory(pd_.weights_desc(), eng);
+          b_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, b_md_, eng, pd_.weights_desc()));
+        }
+      }
       if (b_const) {
         memory user(b_md_, eng, const_cast<float*>(b_const));
         b_mem_ = memory(pd_.weights_desc(), eng);
@@ -64,7 +78,8 @@ class FusedMatMulKernel : public CpuKernel {
         bias_mem_ = memory(bias_md_, eng);
         std::memcpy(bias_mem_.get_data_handle(), c, bias_md_.get_size());
       }
-      impl_ = "onednn:matmul" + (act.empty() ? std::string() : "+" + act) + ":" + pd_.impl_info_str();
+      impl_ = std::string(bf16_ ? "onednn:matmul_bf16" : "onednn:matmul") + (act.empty() ? std::string() : "+" + act) + ":" +
+              pd_.impl_info_str();
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, what);
     }
@@ -76,10 +91,18 @@ class FusedMatMulKernel : public CpuKernel {
     try {
       dnnl::engine& eng = dnnl_engine();
       dnnl::stream& s = dnnl_stream();
-      std::unordered_map<int, memory> args{
-          {DNNL_ARG_SRC, memory(a_md_, eng, const_cast<void*>(io.inputs[0].data()))},
-          {DNNL_ARG_WEIGHTS, b_mem_ ? b_mem_ : memory(b_md_, eng, const_cast<void*>(io.inputs[1].data()))},
-          {DNNL_ARG_DST, memory(dst_md_, eng, io.outputs[0].data())}};
+      memory a(a_md_, eng, const_cast<void*>(io.inputs[0].data()));
+      memory b = b_mem_ ? b_mem_ : memory(b_md_, eng, const_cast<void*>(io.inputs[1].data()));
+      if (bf16_) {
+        a_r_.execute(s, a, a_op_);
+        a = a_op_;
+        if (!b_mem_) {
+          b_r_.execute(s, b, b_op_);
+          b = b_op_;
+        }
+      }
+      std::unordered_map<int, memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b},
+                                           {DNNL_ARG_DST, memory(dst_md_, eng, io.outputs[0].data())}};
       if (has_bias_)
         args[DNNL_ARG_BIAS] = bias_mem_ ? bias_mem_ : memory(bias_md_, eng, const_cast<void*>(io.inputs[2].data()));
       prim_.execute(s, args);
@@ -94,8 +117,9 @@ class FusedMatMulKernel : public CpuKernel {
   memory::desc a_md_, b_md_, bias_md_, dst_md_;
   dnnl::matmul::primitive_desc pd_;
   dnnl::matmul prim_;
-  memory b_mem_, bias_mem_;
-  bool empty_ = false, has_bias_ = false;
+  memory b_mem_, bias_mem_, a_op_, b_op_;  // a_op_, b_op_: bf16 copies of A and a non-constant B
+  dnnl::reorder a_r_, b_r_;
+  bool empty_ = false, has_bias_ = false, bf16_ = false;
   std::string impl_;
 };
 

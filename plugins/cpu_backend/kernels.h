@@ -21,4 +21,7 @@ void register_fused_norm_kernels(Registrar& r);       // ge.LayerNormalization (
 void register_fused_attention_kernels(Registrar& r);  // ge.Attention
 void register_nn_kernels(Registrar& r);  // nn_kernels.cc: ConvTranspose, Resize/Upsample, RNN/GRU/LSTM, normalizations, pools, signal ops
 
+/// precision_pass.cc: `cpu_precision`, the cpu.precision_mode pass (bf16 mixed precision).
+std::shared_ptr<Pass> make_cpu_precision_pass();
+
 }  // namespace ge::cpu

@@ -10,8 +10,11 @@
 // product before post-ops); beta * C is a binary-add post-op whose source broadcasts.
 //
 // A constant B (weights) lets oneDNN choose its layout (format_tag::any); it is reordered once.
+// A node cpu_precision put in bf16 (bf16.h) runs bf16 A and B with fp32 accumulation and an fp32
+// result: A (and a non-constant B) are reordered fp32 → bf16 into owned buffers at each run.
 #include <string>
 
+#include "bf16.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -27,10 +30,12 @@ class MatmulCore {
  public:
   /// b_const: constant contents of B in user layout, or null. c_md: addend descriptor (zero
   /// descriptor when none); c_const: its constant contents (already scaled), or null.
+  /// bf16: bf16 operands (bf16.h).
   void build(const memory::desc& a_md, const memory::desc& b_md, const float* b_const,
              const memory::desc& c_md, const float* c_const, const memory::desc& dst_md, float alpha,
-             const std::string& what) {
+             const std::string& what, bool bf16 = false) {
     eng_ = dnnl_engine();
+    bf16_ = bf16;
     a_md_ = a_md;
     b_md_ = b_md;
     c_md_ = c_md;
@@ -44,9 +49,19 @@ class MatmulCore {
         po.append_binary(dnnl::algorithm::binary_add, c_md);
         attr.set_post_ops(po);
       }
-      memory::desc w_md = b_const ? memory::desc(b_md.dims(), dt::f32, tag::any) : b_md;
-      pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, w_md, dst_md), attr, eng_);
+      const dt op_dt = bf16 ? dt::bf16 : dt::f32;
+      const auto dense = [&](const memory::desc& d) { return memory::desc(d.dims(), op_dt, plain_tag(d.dims().size())); };
+      memory::desc w_md = b_const ? memory::desc(b_md.dims(), op_dt, tag::any) : bf16 ? dense(b_md) : b_md;
+      pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(bf16 ? dense(a_md) : a_md, w_md, dst_md), attr, eng_);
       prim_ = dnnl::matmul(pd_);
+      if (bf16) {
+        a_op_ = memory(pd_.src_desc(), eng_);
+        a_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, a_md, eng_, pd_.src_desc()));
+        if (!b_const) {
+          b_op_ = memory(pd_.weights_desc(), eng_);
+          b_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, b_md, eng_, pd_.weights_desc()));
+        }
+      }
       if (b_const) {
         memory user(b_md, eng_, const_cast<float*>(b_const));
         b_mem_ = memory(pd_.weights_desc(), eng_);
@@ -56,7 +71,7 @@ class MatmulCore {
         c_mem_ = memory(c_md, eng_);
         std::memcpy(c_mem_.get_data_handle(), c_const, c_md.get_size());
       }
-      impl_ = "onednn:matmul:" + std::string(pd_.impl_info_str());
+      impl_ = std::string(bf16 ? "onednn:matmul_bf16:" : "onednn:matmul:") + pd_.impl_info_str();
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, what);
     }
@@ -64,10 +79,18 @@ class MatmulCore {
 
   void run(const void* a, const void* b, const void* c, void* dst) {
     dnnl::stream& s = dnnl_stream();
+    memory a_mem(a_md_, eng_, const_cast<void*>(a));
+    memory b_user = b_mem_ ? b_mem_ : memory(b_md_, eng_, const_cast<void*>(b));
+    if (bf16_) {
+      a_r_.execute(s, a_mem, a_op_);
+      a_mem = a_op_;
+      if (!b_mem_) {
+        b_r_.execute(s, b_user, b_op_);
+        b_user = b_op_;
+      }
+    }
     std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, memory(a_md_, eng_, const_cast<void*>(a))},
-        {DNNL_ARG_WEIGHTS, b_mem_ ? b_mem_ : memory(b_md_, eng_, const_cast<void*>(b))},
-        {DNNL_ARG_DST, memory(dst_md_, eng_, dst)}};
+        {DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_user}, {DNNL_ARG_DST, memory(dst_md_, eng_, dst)}};
     if (has_c_) {
       args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] =
           c_mem_ ? c_mem_ : memory(c_md_, eng_, const_cast<void*>(c));
@@ -80,10 +103,11 @@ class MatmulCore {
  private:
   dnnl::engine eng_;
   memory::desc a_md_, b_md_, c_md_, dst_md_;
-  bool has_c_ = false;
+  bool has_c_ = false, bf16_ = false;
   dnnl::matmul::primitive_desc pd_;
   dnnl::matmul prim_;
-  memory b_mem_, c_mem_;
+  memory b_mem_, c_mem_, a_op_, b_op_;  // a_op_, b_op_: bf16 copies of A and a non-constant B
+  dnnl::reorder a_r_, b_r_;
   std::string impl_;
 };
 
@@ -134,7 +158,7 @@ class MatMulKernel : public CpuKernel {
       b = {K, N};
       y = {rows, N};
     }
-    core_.build(md(a), md(b), const_f32(ctx, 1), memory::desc(), nullptr, md(y), 1.0f, "MatMul" + where);
+    core_.build(md(a), md(b), const_f32(ctx, 1), memory::desc(), nullptr, md(y), 1.0f, "MatMul" + where, bf16_native(ctx));
   }
   void run(KernelIO& io) override {
     if (empty_) return;
@@ -198,7 +222,7 @@ class GemmKernel : public CpuKernel {
       }
     }
     core_.build(a_md, b_md, const_f32(ctx, 1), c_md, c_const_ ? c_scaled_.data() : nullptr, md({M, N}), alpha,
-                "Gemm" + where);
+                "Gemm" + where, bf16_native(ctx));
   }
   void run(KernelIO& io) override {
     if (empty_) return;

@@ -1,5 +1,6 @@
-// plugins/cpu_backend/plugin.cc — entry point of libge_cpu_backend.so: the "cpu" Backend and
-// every kernel family of kernels.h.
+// plugins/cpu_backend/plugin.cc — entry point of libge_cpu_backend.so: the "cpu" Backend, the
+// cpu_precision pass and every kernel family of kernels.h.
+#include "bf16.h"
 #include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
@@ -26,9 +27,14 @@ void register_kernels(ge::Registrar& r) {
   ge::cpu::register_nn_kernels(r);
 }
 
+void register_blocked_routed(ge::Registrar& r) { ge::cpu::register_with_blocked_routing(r, register_kernels); }
+
+/// Kernels go through two routings: bf16 (bf16.h: native or emulated bf16 for the nodes
+/// cpu_precision marked), then NC1HWC0.
 void register_cpu_backend(ge::Registrar& r) {
   r.add_backend(ge::cpu::make_cpu_backend());
-  ge::cpu::register_with_blocked_routing(r, register_kernels);
+  r.add_pass(ge::cpu::make_cpu_precision_pass());
+  ge::cpu::register_with_bf16_routing(r, register_blocked_routed);
   ge::cpu::register_format_preferences(r);
 }
 

@@ -81,6 +81,8 @@ class OptimizeConfig(_Config):
     enable_memory_reuse: bool (default True)         -> [memory] planner ("naive" when False)
     memory_optimization_level: "none"|"basic"|"aggressive" or None -> [memory] level
     layout: "auto"|"NCHW"|"NHWC"|"NC1HWC0" or None   -> [layout] format (needs the layout plugin)
+    precision_mode: "must_keep_origin_dtype"|"allow_mix_precision_bf16" or None -> [cpu] precision_mode
+        (the cpu backend's, docs/cpu.md; inputs and outputs stay float32 either way)
 
     Values are checked where gec checks them: ge.optimize raises ge.Error with gec's message
     for a bad value (e.g. "--set compile.opt_level: must be one of O0, O1, O2, O3").
@@ -89,7 +91,7 @@ class OptimizeConfig(_Config):
                "memory_optimization_level", "layout")
 
     def __init__(self, opt_level="O2", numerics="relaxed", fusion_modes=None, disabled_patterns=None,
-                 enable_memory_reuse=True, memory_optimization_level=None, layout=None):
+                 enable_memory_reuse=True, memory_optimization_level=None, layout=None, precision_mode=None):
         self.opt_level = opt_level
         self.numerics = numerics
         self.fusion_modes = fusion_modes
@@ -97,6 +99,7 @@ class OptimizeConfig(_Config):
         self.enable_memory_reuse = enable_memory_reuse
         self.memory_optimization_level = memory_optimization_level
         self.layout = layout
+        self.precision_mode = precision_mode
 
     def overrides(self, extra_disabled=()):
         """The settings as gec --set assignments, e.g. ['compile.opt_level="O2"', ...].
@@ -121,6 +124,8 @@ class OptimizeConfig(_Config):
             o.append("memory.level=" + _toml_string(self.memory_optimization_level))
         if self.layout is not None:
             o.append("layout.format=" + _toml_string(self.layout))
+        if self.precision_mode is not None:
+            o.append("cpu.precision_mode=" + _toml_string(self.precision_mode))
         return o
 
 

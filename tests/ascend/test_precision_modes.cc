@@ -10,7 +10,7 @@
 #include "ge/core/environment.h"
 #include "ge/core/importer.h"
 #include "ge/core/pipeline.h"
-#include "precision_lists.h"
+#include "ge/sdk/precision_lists.h"
 
 namespace ge::ascend {
 namespace {
@@ -206,17 +206,17 @@ TEST(AscendPrecisionModes, StrictNumericsRefusesEveryModeButMustKeepOriginDtype)
 }
 
 TEST(AscendPrecisionModes, TheShippedListsAreValidRegistryData) {
-  // Every op type in precision_lists.toml is defined (the loader refuses unknown ones), and the
+  // Every op type in the shipped lists (sdk/data/precision_lists.toml) is defined (the loader refuses unknown ones), and the
   // lists say what docs/ascend.md says.
   auto env = test::ascend_env("allow_mix_precision");
-  const MixLists l = load_mix_lists(GE_ASCEND_LISTS, env->ops);
+  const MixLists l = shipped_mix_lists(env->ops, "ascend");
   std::string white, black;
   for (auto& [op, c] : l.ops) (c == MixClass::White ? white : black) += op + " ";
-  EXPECT_EQ(white, "Conv Gemm MatMul ge.FusedConv ge.FusedMatMul ");
+  EXPECT_EQ(white, "Conv ConvTranspose Gemm MatMul ge.FusedConv ge.FusedMatMul ");
   EXPECT_EQ(black, "Pow ReduceMean Softmax Sqrt ge.LayerNormalization ");
   const fs::path bad = write_file("lists.toml", "white = [\"Conv\"]\nblack = [\"Conv\"]\n");
   try {
-    load_mix_lists(bad.string(), env->ops);
+    load_mix_lists(bad.string(), env->ops, "ascend");
     ADD_FAILURE() << "an op in two lists was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("key 'white': op type 'Conv' is also in 'black'"), std::string::npos) << e.what();

@@ -4,7 +4,7 @@ import unittest
 import numpy as np
 
 import ge
-from helpers import config, conv_bn_relu_graph, conv_bn_relu_reference, run_graph
+from helpers import config, conv2d, conv_bn_relu_graph, conv_bn_relu_reference, run_graph
 
 
 def op_types(g):
@@ -91,6 +91,37 @@ class OptimizeTest(unittest.TestCase):
         # After O2, Conv+Relu -> FusedConv: two intermediates [1,4,8,8] + [1,8,8,8], live together.
         opt = ge.optimize(g, config()).estimate_memory()
         self.assertEqual((opt.with_reuse, opt.without_reuse), (3072, 3072))
+
+    def test_precision_mode_bf16(self):
+        # One 3x3 Conv in bf16 (docs/cpu.md): the result is the convolution of the bf16-rounded
+        # input and weights in float64 (fp32 accumulation is far finer than bf16's rounding), and
+        # it differs from fp32; input and output stay float32 arrays.
+        rng = np.random.default_rng(5)
+        g = ge.Graph("bf16")
+        g.add_tensor("x", [1, 8, 6, 6])
+        w = rng.standard_normal((4, 8, 3, 3)).astype(np.float32)
+        g.add_initializer("w", w)
+        g.add_op("conv", "Conv", ["x", "w"], ["y"], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]})
+        g.mark_output("y")
+        x = rng.standard_normal((1, 8, 6, 6)).astype(np.float32)
+
+        def rb(a):  # round to nearest even to bf16, kept in float32
+            u = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+            u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+            return u.astype(np.uint32).view(np.float32)
+
+        self.assertEqual(ge.OptimizeConfig(precision_mode="allow_mix_precision_bf16").overrides()[-1],
+                         'cpu.precision_mode="allow_mix_precision_bf16"')
+        # The fallback lets a CPU without AVX512_BF16 run the same numerics; one with it ignores it.
+        plan = ge.generate_plan(g, config=config(precision_mode="allow_mix_precision_bf16"),
+                                options={"cpu.bf16_fallback": "emulate"})
+        (y,) = ge.Session(threads=1).load_plan(plan).run([x])
+        self.assertEqual(y.dtype, np.float32)
+        ref = conv2d(rb(x), rb(w), 1)
+        rel = lambda a, b: np.linalg.norm(a - b) / np.linalg.norm(b)
+        self.assertLess(rel(y, ref), 1e-5)
+        self.assertGreater(rel(conv2d(x, w, 1), ref), 1e-4)  # bf16 rounding is visible at this size
+
 
 
 if __name__ == "__main__":
