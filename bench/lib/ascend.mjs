@@ -3,7 +3,7 @@
 // [--input-shape NAME:B,...]` (compile for the Ascend backend, then price the offline model's tasks
 // with the cycle model and the discrete-event timeline; the emulator does not run). There is no
 // peer: no Ascend device is reachable, so the ratio is against the modelled chip's own Cube
-// roofline (the model's FLOPs at the platform's peak fp16 rate). Issue 10's goal: resnet50 at
+// roofline (the model's FLOPs at the platform's peak fp16 rate). The cycle model's goal (docs/ascend.md): resnet50 at
 // batch 32 within 2× of that roofline, its five costliest tasks Cube-bound convolutions.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,7 +77,7 @@ export function printAscend(rows, out) {
   if (goal) {
     const cube = goal.top.filter((n) => n.engine === 'cube' && n.bound === 'cube').length;
     const bounds = goal.bound_vs_roofline ? ` (the sum of its tasks' lower bounds: ${goal.bound_vs_roofline.toFixed(2)}×)` : '';
-    out(`issue 10 goal (resnet50, batch 32, ${goal.soc}): simulated/roofline ${goal.vs_roofline.toFixed(2)}${bounds} (goal ≤ 2); ` +
+    out(`cycle-model goal (resnet50, batch 32, ${goal.soc}): simulated/roofline ${goal.vs_roofline.toFixed(2)}${bounds} (goal ≤ 2); ` +
         `${cube} of the top 5 tasks Cube-bound: ${goal.top.map((n) => `${n.op_type}:${n.bound}`).join(', ')}`);
   }
 }

@@ -1,4 +1,4 @@
-"""Layout conversion of an NCHW input: the layout pass (issue 5's plugin) moves Conv onto the
+"""Layout conversion of an NCHW input: the layout pass (the layout plugin, docs/layout.md) moves Conv onto the
 blocked NC1HWC0 format and inserts TransData nodes at the boundaries; outputs stay the same.
 
 Needs the layout plugin in the default manifest; exits 77 (skipped) without it.
@@ -29,7 +29,7 @@ def main():
     g = build_graph()
     if args.onnx:
         g.save_onnx(args.onnx)
-    require_plugin(ge, "layout", "[layout] format comes with issue 5's layout plugin")
+    require_plugin(ge, "layout", "[layout] format comes with the layout plugin (docs/layout.md)")
     print("input x:", g.get_tensor("x"))
     x = np.random.default_rng(1).standard_normal((1, 16, 14, 14)).astype(np.float32)
     outputs = {}

@@ -1,7 +1,7 @@
 """Parallel vs auto scheduling of an inception-like block (four independent branches joined by
 Concat), with the cost model's estimated latency of each.
 
-Needs the scheduler plugin (issue 6) in the default manifest; exits 77 (skipped) without it.
+Needs the scheduler plugin (docs/scheduling.md) in the default manifest; exits 77 (skipped) without it.
 Run: PYTHONPATH=build/lib/python /usr/bin/python3 examples/python/scheduling.py
 """
 import numpy as np
@@ -32,7 +32,7 @@ def main():
     g = build_graph()
     if args.onnx:
         g.save_onnx(args.onnx)
-    require_plugin(ge, "scheduler", "[scheduler] options come with issue 6's scheduler plugin")
+    require_plugin(ge, "scheduler", "[scheduler] options come with the scheduler plugin (docs/scheduling.md)")
     runs = [("parallel", ge.ScheduleConfig(scheduler="parallel", parallelism=2, enable_stream_fusion=True)),
             ("auto", ge.ScheduleConfig(scheduler="auto"))]
     for label, cfg in runs:

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "ge/core/manifest.h"
+#include "ge/core/request.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
 
@@ -22,17 +23,19 @@ std::shared_ptr<const ge::core::Environment> environment(const std::string& mani
   for (const std::string& o : overrides) key += "\n" + o;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  ge::core::Manifest m = ge::core::load_manifest(path);
-  for (const std::string& o : overrides) ge::core::apply_override(m, o);
-  std::shared_ptr<const ge::core::Environment> env = ge::core::load_environment(m);
+  // The same request gec builds from its command line (ge/core/request.h).
+  ge::core::CompileRequest request;
+  request.manifest = path;
+  request.sets = overrides;
+  std::shared_ptr<const ge::core::Environment> env = request.load_environment();
   cache[key] = env;
   return env;
 }
 
 int thread_count(const ge::core::Environment& env, int requested) {
-  if (requested > 0) return requested;
-  if (env.manifest.threads > 0) return env.manifest.threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ge::core::CompileRequest request;
+  request.threads = requested;
+  return request.thread_count(env);
 }
 
 ge::Value* PyGraph::find(const std::string& name) const {
@@ -49,8 +52,8 @@ ge::Value* PyGraph::value(const std::string& name) const {
 
 namespace {
 /// CompileOptions::threads — the thread budget of one inference, which schedulers split between
-/// streams and their cost model simulates — arrives with the scheduler plugin (issue 6). Set it
-/// as gec does (the run's thread count) whenever the field exists, so that estimates agree.
+/// streams and their cost model simulates. Set as gec does (the run's thread count), so that
+/// estimates agree.
 template <class Options>
 void set_thread_budget(Options& o, int threads) {
   if constexpr (requires { o.threads = threads; }) o.threads = threads;
