@@ -88,7 +88,7 @@ class OptimizeConfig(_Config):
     for a bad value (e.g. "--set compile.opt_level: must be one of O0, O1, O2, O3").
     """
     _FIELDS = ("opt_level", "numerics", "fusion_modes", "disabled_patterns", "enable_memory_reuse",
-               "memory_optimization_level", "layout")
+               "memory_optimization_level", "layout", "precision_mode")
 
     def __init__(self, opt_level="O2", numerics="relaxed", fusion_modes=None, disabled_patterns=None,
                  enable_memory_reuse=True, memory_optimization_level=None, layout=None, precision_mode=None):
