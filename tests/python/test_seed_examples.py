@@ -149,7 +149,10 @@ print(s.schedule_strategy, s.estimate_latency(), sorted(t)[len(t) // 2])
         # Weights of resnet50 alone are 25.5 M floats (97.5 MiB); the arena adds activations.
         self.assertGreater(mem, 97.0)
         eff = float(value(lines, "Compute efficiency:").replace("%", ""))
-        self.assertTrue(0 < eff < 150, eff)
+        # Against the measured GEMM peak where this machine is calibrated; the hermetic test run has
+        # no calibration (GE_CALIBRATION), so the peak is the nominal one, an assumption that a
+        # well-tuned GEMM can exceed: only the sign is a fact here.
+        self.assertGreater(eff, 0)
 
 
 if __name__ == "__main__":
