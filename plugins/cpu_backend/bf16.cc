@@ -135,6 +135,11 @@ class Bf16Routing : public Registrar {
   void add_format_preference(const std::string& b, FormatPreferenceFn fn) override {
     r_.add_format_preference(b, std::move(fn));
   }
+  void add_plan_section(PlanSectionDef def) override { r_.add_plan_section(std::move(def)); }
+  void add_function_expander(const std::string& d, const std::string& op, FunctionExpander fx) override {
+    r_.add_function_expander(d, op, std::move(fx));
+  }
+  void declare_option(OptionDecl decl) override { r_.declare_option(std::move(decl)); }
 
  private:
   Registrar& r_;

@@ -34,6 +34,15 @@ void register_blocked_routed(ge::Registrar& r) { ge::cpu::register_with_blocked_
 void register_cpu_backend(ge::Registrar& r) {
   r.add_backend(ge::cpu::make_cpu_backend());
   r.add_pass(ge::cpu::make_cpu_precision_pass());
+  // The [cpu] options with one type (cpu.keep_dtype takes a list or a file name: the pass checks it).
+  r.declare_option({"cpu.precision_mode", ge::OptionType::String, std::string("must_keep_origin_dtype"), {}, {},
+                    {"must_keep_origin_dtype", "allow_mix_precision_bf16"},
+                    "fp32 everywhere, or bf16 operands with fp32 accumulation for Conv/MatMul/Gemm (docs/cpu.md)",
+                    ge::OptionPhase::Compile, ""});
+  r.declare_option({"cpu.modify_mixlist", ge::OptionType::String, std::string(""), {}, {}, {},
+                    "a file changing the white/black/gray lists of allow_mix_precision_bf16", ge::OptionPhase::Compile, ""});
+  r.declare_option({"cpu.bf16_fallback", ge::OptionType::String, std::string("refuse"), {}, {}, {"refuse", "emulate"},
+                    "on a CPU without AVX512_BF16: refuse the plan, or compute bf16 operands in fp32", ge::OptionPhase::Compile, ""});
   ge::cpu::register_with_bf16_routing(r, register_blocked_routed);
   ge::cpu::register_format_preferences(r);
 }

@@ -178,7 +178,7 @@ TEST(CpuPrecisionPass, Refusals) {
   // Strict with the default mode compiles.
   EXPECT_EQ(error_of([] { compile(kGraph, {}, /*strict=*/true); }), "(no error)");
   EXPECT_NE(error_of([] { compile(kGraph, {"cpu.precision_mode=\"bf16\""}); })
-                .find("cpu.precision_mode = \"bf16\": unknown (known: must_keep_origin_dtype, allow_mix_precision_bf16)"),
+                .find("'cpu.precision_mode' must be one of \"must_keep_origin_dtype\", \"allow_mix_precision_bf16\", not \"bf16\""),
             std::string::npos);
   EXPECT_NE(error_of([] { compile(kGraph, {"cpu.bf16_fallback=\"emulate\""}); })
                 .find("cpu.bf16_fallback applies to cpu.precision_mode allow_mix_precision_bf16 only"),
