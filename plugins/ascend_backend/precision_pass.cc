@@ -73,20 +73,7 @@ std::string string_option(PassContext& ctx, const std::string& key, const std::s
 }
 
 /// ascend.keep_dtype: an array of entries, or a string naming a file in the vendor's format.
-KeepDtype keep_dtype_option(PassContext& ctx) {
-  const auto t = ctx.option("ascend", "keep_dtype");
-  if (!t) return {};
-  const toml::table v = option_value("keep_dtype", *t);
-  if (v["v"].is_string()) return load_keep_dtype_file(*v["v"].value<std::string>(), "ascend");
-  const toml::array* a = v["v"].as_array();
-  if (!a) throw ConfigError("ascend.keep_dtype: value " + *t + " must be an array of node names (or \"OpType::X\") or a file name");
-  std::vector<std::string> entries;
-  for (const toml::node& e : *a) {
-    if (!e.is_string()) throw ConfigError("ascend.keep_dtype: every entry must be a string (in " + *t + ")");
-    entries.push_back(*e.value<std::string>());
-  }
-  return parse_keep_dtype(entries, "", "ascend");
-}
+KeepDtype keep_dtype_option(PassContext& ctx) { return ge::keep_dtype_option(ctx.option("ascend", "keep_dtype"), "ascend"); }
 
 /// ascend.overflow_check_inputs: [lo, hi] (seeded, default [-1, 1]) or "DIR" (input_K.pb files).
 CheckInputs check_inputs_option(PassContext& ctx) {

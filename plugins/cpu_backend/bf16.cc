@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cpu_backend.h"
+#include "forwarding_registrar.h"
 
 namespace ge::cpu {
 
@@ -94,16 +95,9 @@ struct Fp32Build {
 
 std::string key_of(const KernelDef& d) { return d.domain.empty() ? d.op_type : d.domain + "." + d.op_type; }
 
-class Bf16Routing : public Registrar {
+class Bf16Routing : public ForwardingRegistrar {
  public:
-  explicit Bf16Routing(Registrar& r) : r_(r) {}
-  const std::string& plugin_name() const override { return r_.plugin_name(); }
-  const std::string& plugin_dir() const override { return r_.plugin_dir(); }
-  std::string options_toml() const override { return r_.options_toml(); }
-  void add_op(OpDef def) override { r_.add_op(std::move(def)); }
-  void set_shape_inference(const std::string& d, const std::string& op, ShapeInferenceFn fn) override {
-    r_.set_shape_inference(d, op, std::move(fn));
-  }
+  using ForwardingRegistrar::ForwardingRegistrar;
   void add_kernel(KernelDef def) override {
     const auto& ops = bf16_op_types();
     if (std::find(ops.begin(), ops.end(), key_of(def)) != ops.end()) {
@@ -126,23 +120,6 @@ class Bf16Routing : public Registrar {
     }
     r_.add_kernel(std::move(def));
   }
-  void add_backend(std::shared_ptr<Backend> b) override { r_.add_backend(std::move(b)); }
-  void add_frontend(std::shared_ptr<Frontend> f) override { r_.add_frontend(std::move(f)); }
-  void add_pass(std::shared_ptr<Pass> p) override { r_.add_pass(std::move(p)); }
-  void add_fusion_rule(std::shared_ptr<FusionRule> rule) override { r_.add_fusion_rule(std::move(rule)); }
-  void add_memory_planner(std::shared_ptr<MemoryPlanner> p) override { r_.add_memory_planner(std::move(p)); }
-  void add_scheduler(std::shared_ptr<Scheduler> s) override { r_.add_scheduler(std::move(s)); }
-  void add_format_preference(const std::string& b, FormatPreferenceFn fn) override {
-    r_.add_format_preference(b, std::move(fn));
-  }
-  void add_plan_section(PlanSectionDef def) override { r_.add_plan_section(std::move(def)); }
-  void add_function_expander(const std::string& d, const std::string& op, FunctionExpander fx) override {
-    r_.add_function_expander(d, op, std::move(fx));
-  }
-  void declare_option(OptionDecl decl) override { r_.declare_option(std::move(decl)); }
-
- private:
-  Registrar& r_;
 };
 
 }  // namespace

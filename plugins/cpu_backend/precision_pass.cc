@@ -60,20 +60,7 @@ std::string string_option(PassContext& ctx, const std::string& key, const std::s
   return s;
 }
 
-KeepDtype keep_dtype_option(PassContext& ctx) {
-  const auto t = ctx.option("cpu", "keep_dtype");
-  if (!t) return {};
-  const toml::table v = option_value("keep_dtype", *t);
-  if (v["v"].is_string()) return load_keep_dtype_file(*v["v"].value<std::string>(), "cpu");
-  const toml::array* a = v["v"].as_array();
-  if (!a) throw ConfigError("cpu.keep_dtype: value " + *t + " must be an array of node names (or \"OpType::X\") or a file name");
-  std::vector<std::string> entries;
-  for (const toml::node& e : *a) {
-    if (!e.is_string()) throw ConfigError("cpu.keep_dtype: every entry must be a string (in " + *t + ")");
-    entries.push_back(*e.value<std::string>());
-  }
-  return parse_keep_dtype(entries, "", "cpu");
-}
+KeepDtype keep_dtype_option(PassContext& ctx) { return ge::keep_dtype_option(ctx.option("cpu", "keep_dtype"), "cpu"); }
 
 Tensor constant_to_bf16(const Tensor& t) {
   Tensor r = Tensor::allocate(DataType::Float32, t.shape(), t.format());

@@ -258,4 +258,24 @@ void check_keep_dtype(const KeepDtype& k, const Graph& g, const OpRegistry& ops,
     if (!known_op(t, ops)) throw ConfigError(keep_where(k.section, k.origin) + ": OpType::" + t + " is not an op type any loaded plugin defines");
 }
 
+KeepDtype keep_dtype_option(const std::optional<std::string>& text, const std::string& section) {
+  if (!text) return {};
+  const std::string key = section + ".keep_dtype";
+  toml::table v;
+  try {
+    v = toml::parse("v = " + *text);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(key + ": cannot read value " + *text + ": " + std::string(e.description()));
+  }
+  if (v["v"].is_string()) return load_keep_dtype_file(*v["v"].value<std::string>(), section);
+  const toml::array* a = v["v"].as_array();
+  if (!a) throw ConfigError(key + ": value " + *text + " must be an array of node names (or \"OpType::X\") or a file name");
+  std::vector<std::string> entries;
+  for (const toml::node& e : *a) {
+    if (!e.is_string()) throw ConfigError(key + ": every entry must be a string (in " + *text + ")");
+    entries.push_back(*e.value<std::string>());
+  }
+  return parse_keep_dtype(entries, "", section);
+}
+
 }  // namespace ge

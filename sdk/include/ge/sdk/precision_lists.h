@@ -14,6 +14,7 @@
 // messages. Every error (ge::ConfigError) names the file, the key and the op or node.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ struct KeepDtype {
 KeepDtype parse_keep_dtype(const std::vector<std::string>& entries, const std::string& origin, const std::string& section);
 /// Reads a keep_dtype file (the vendor's format above); an unreadable file is refused.
 KeepDtype load_keep_dtype_file(const std::string& path, const std::string& section);
+/// `SECTION.keep_dtype` as a pass reads it: an array of entries (parse_keep_dtype), or a string
+/// naming a file (load_keep_dtype_file); unset: empty. `text` is the option's TOML text
+/// (PassContext::option). Throws ge::ConfigError naming the key for any other value.
+KeepDtype keep_dtype_option(const std::optional<std::string>& text, const std::string& section);
 /// Refuses names no node of `g` carries (after fusion: a fused-away node's name is gone — the
 /// message says so and names `pass`, whose --print-after shows the names) and op types `ops`
 /// does not define.
