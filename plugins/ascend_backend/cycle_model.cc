@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "ge/sdk/cost_model.h"
+#include "ops_info.h"
 #include "ge/sdk/error.h"
 #include "util.h"
 
@@ -47,45 +48,10 @@ double cycles_to_us(double cycles, const Platform& p) { return cycles / (p.get("
 double us_to_cycles(double us, const Platform& p) { return us * p.get("clock_ghz") * 1e3; }
 
 double vector_ops_per_element(const Node& n) {
-  const std::string& op = n.op_type();
-  // Transpose, Slice, Gather only move data (MTE2 in, MTE3 out; move_ops.h): no Vector op.
-  if (n.domain().empty() && (op == "Transpose" || op == "Slice" || op == "Gather")) return 0;
-  if (op == "Div") return 2;  // reciprocal + multiply
-  if (op == "Clip" || op == "LeakyRelu") return 2;
-  if (op == "Pow") return 3;  // exp(y · ln x)
-  if (op == "Sigmoid") return 4;  // neg, exp, add, reciprocal
-  if (op == "Erf") return 8;  // polynomial approximation
-  if (op == "Tanh") return 6;  // exp(2x), add, subtract, reciprocal, multiply (+ clamp)
-  if (op == "Exp") return 1;
-  if (op == "HardSigmoid") return 3;  // multiply-add, max, min
-  if (op == "HardSwish") return 4;    // HardSigmoid's three, multiply
-  if (op == "BatchNormalization") return 2;  // per-channel multiply, add
-  if (op == "Sum") return std::max<double>(1, static_cast<double>(n.inputs().size()) - 1);
-  // Row and fused ops (vector_rows.cc, vector_fused.cc): instructions per output element, as
-  // placement counts them (placement_cost.cc).
-  if (op == "Softmax") return 5;             // max, subtract, exp, sum, scale
-  if (op == "LayerNormalization") return 8;  // (+ Skip), sum, subtract, square, sum, rstd scale, Scale, B
-  if (op == "Gelu") return n.num_inputs() > 1 && n.input(1) ? 6 : 5;  // (+ bias), /√2, erf, +1, ·x, ·0.5
-  if (op == "FusedElementwise") {
-    const AttrValue* ops = n.attrs.find("ops");
-    return ops && std::holds_alternative<std::vector<std::string>>(*ops)
-               ? std::max<double>(1, static_cast<double>(std::get<std::vector<std::string>>(*ops).size()))
-               : 1.0;
-  }
-  if (op == "ReduceMean" && n.input(0) && n.output(0)) {  // one output element: its reduced inputs
-    const int64_t out = n.output(0)->shape.numel();
-    return out > 0 ? static_cast<double>(n.input(0)->shape.numel()) / static_cast<double>(out) : 1.0;
-  }
-  if (op == "MaxPool" || op == "AveragePool") {
-    double w = 1;
-    for (int64_t k : n.attrs.get_ints("kernel_shape", {1, 1})) w *= static_cast<double>(k);
-    return w;
-  }
-  if ((op == "GlobalAveragePool" || op == "GlobalMaxPool") && n.input(0) && n.input(0)->shape.rank() == 4) {
-    const Shape& s = n.input(0)->shape;
-    return std::max<double>(1, static_cast<double>(s[2] * s[3]));
-  }
-  return 1;
+  // The op information library's count (ops_info.toml vector_ops; moves count 0: MTE2 in, MTE3
+  // out); 1 for an op without an entry (a Cube op's epilogue, an AI CPU op).
+  const OpInfo* info = find_op_info(n);
+  return info ? op_info_vector_ops(*info, n) : 1;
 }
 
 TaskWork task_work(const Task& t, const Node& n) {
@@ -97,7 +63,8 @@ TaskWork task_work(const Task& t, const Node& n) {
   for (const TaskOperand& o : t.outputs) w.output_bytes += static_cast<double>(o.bytes);
   // Gather and Slice read only the rows they return from input 0 (an embedding table is not
   // streamed whole): as many bytes as they write.
-  const bool reads_output_only = n.domain().empty() && (n.op_type() == "Gather" || n.op_type() == "Slice");
+  const OpInfo* info = find_op_info(n);
+  const bool reads_output_only = info && info->reads_output_only;
   for (size_t i = 0; i < t.inputs.size(); ++i) {
     const double b = static_cast<double>(t.inputs[i].bytes);
     w.input_bytes += i == 0 && reads_output_only ? std::min(b, w.output_bytes) : b;

@@ -26,7 +26,7 @@
 
 namespace ge::ascend {
 
-/// Transpose, Slice, Gather in the default domain.
+/// Ops whose problem is "move" in ops_info.toml: Transpose, Slice, Gather of the default domain.
 bool is_move_op(const Node& n);
 
 struct MoveGeometry {

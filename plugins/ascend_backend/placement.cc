@@ -1,28 +1,26 @@
 // plugins/ascend_backend/placement.cc — the placement rules (placement.h).
 #include "placement.h"
 
-#include <set>
-
 #include "move_ops.h"
+#include "ops_info.h"
 #include "tiling.h"
 #include "util.h"
 
 namespace ge::ascend {
 
 bool is_cube_op(const Node& n) {
-  if (n.domain() == "ge") return n.op_type() == "FusedConv" || n.op_type() == "FusedMatMul";
-  return n.domain().empty() && (n.op_type() == "Conv" || n.op_type() == "ConvTranspose" || n.op_type() == "MatMul" ||
-                                n.op_type() == "Gemm");
+  const OpInfo* info = find_op_info(n);
+  return info && info->cube;
 }
 
 bool is_vector_op(const Node& n) {
-  static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Sum", "Relu", "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu",
-                                         "Tanh", "Exp", "Abs", "Neg", "HardSigmoid", "HardSwish", "BatchNormalization",
-                                         "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat",
-                                         "Softmax", "ReduceMean"};
-  static const std::set<std::string> ge_ops{"LayerNormalization", "Gelu", "FusedElementwise"};
-  if (n.domain() == "ge") return ge_ops.count(n.op_type()) != 0;
-  return n.domain().empty() && ops.count(n.op_type());
+  const OpInfo* info = find_op_info(n);
+  return info && !info->cube && info->problem != Problem::Move && info->problem != Problem::Convert;
+}
+
+bool has_vector_kernel(const Node& n) {
+  const OpInfo* info = find_op_info(n);
+  return info && !info->cube;
 }
 
 Engine engine_for(const Node& n) {
@@ -37,7 +35,7 @@ Engine engine_for(const Node& n) {
   if (is_move_op(n) && n.input(0) && dtype_is_float(n.input(0)->dtype) && plain(n.input(0)->format) &&
       n.output(0) && plain(n.output(0)->format))
     return Engine::Vector;
-  if (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast")) return Engine::Vector;
+  if (has_vector_kernel(n) && !is_move_op(n)) return Engine::Vector;  // TransData, Cast
   return Engine::AiCpu;
 }
 

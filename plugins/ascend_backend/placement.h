@@ -14,11 +14,15 @@ namespace ge::ascend {
 
 enum class Engine { Cube, Vector, AiCpu };
 
-/// Conv, ge.FusedConv, MatMul, Gemm, ge.FusedMatMul (its bias / activation epilogue runs on the Vector unit).
+/// Ops with engine "cube" in ops_info.toml: Conv, ge.FusedConv, ConvTranspose, MatMul, Gemm,
+/// ge.FusedMatMul (a fused bias / activation epilogue runs on the Vector unit).
 bool is_cube_op(const Node& n);
-/// Ops the Vector unit computes: Add Sub Mul Div Pow Sum Relu Sqrt Erf Clip Sigmoid LeakyRelu, the pools, Concat,
-/// Softmax, ReduceMean, ge.LayerNormalization, ge.Gelu, ge.FusedElementwise.
+/// Ops the Vector unit computes (engine "vector" in ops_info.toml, other than the data movement
+/// and conversion problems): elementwise ops, the pools, Concat, Softmax, ReduceMean,
+/// ge.LayerNormalization, ge.Gelu, ge.FusedElementwise.
 bool is_vector_op(const Node& n);
+/// Every op with engine "vector": is_vector_op, the moves (move_ops.h), TransData and Cast.
+bool has_vector_kernel(const Node& n);
 /// Engine of a node: the one stored by the ascend_tiling pass (attribute ascend_engine, chosen by
 /// cost in placement_cost.h) when present, else the capability rule with its current dtypes
 /// (input 0's dtype decides for Cube ops).

@@ -8,6 +8,7 @@
 #include "cycle_model.h"
 #include "ge/sdk/error.h"
 #include "move_ops.h"
+#include "ops_info.h"
 #include "tiling_choose.h"
 
 namespace ge::ascend {
@@ -26,10 +27,6 @@ std::string fmt_cycles(double c) {
   return b;
 }
 
-bool has_vector_kernel(const Node& n) {
-  return is_vector_op(n) || is_move_op(n) || (n.domain() == "ge" && (n.op_type() == "TransData" || n.op_type() == "Cast"));
-}
-
 }  // namespace
 
 double vector_cycles(const VectorTiling& t, double ops_per_element, bool fp32, const Platform& p) {
@@ -46,7 +43,8 @@ double aicpu_move_us(const Node& n, const Platform& p) {
   double out = 0, in = 0;
   for (const Value* v : n.outputs())
     if (v) out += static_cast<double>(v->nbytes());
-  const bool reads_output_only = n.op_type() == "Gather" || n.op_type() == "Slice";  // as task_work (cycle_model.cc)
+  const OpInfo* info = find_op_info(n);
+  const bool reads_output_only = info && info->reads_output_only;  // as task_work (cycle_model.cc)
   for (size_t i = 0; i < n.num_inputs(); ++i)
     if (const Value* v = n.input(i)) in += i == 0 && reads_output_only ? std::min(static_cast<double>(v->nbytes()), out) : static_cast<double>(v->nbytes());
   return (in + out) / (p.get("aicpu.gbps") * 1e3) + p.get("launch.aicpu_us");

@@ -6,6 +6,7 @@
 #include "ge/sdk/plugin.h"
 #include "kernels.h"
 #include "offline_model.h"
+#include "ops_info.h"
 #include "precision.h"
 #include "preferences.h"
 #include "tiling_pass.h"
@@ -39,6 +40,9 @@ void declare_ascend_options(ge::Registrar& r) {
 }
 
 void register_ascend(ge::Registrar& r) {
+  // The op information library (ops_info.toml) is parsed here, so a malformed entry fails the
+  // plugin's registration, naming the file and line, instead of a later compile.
+  (void)ge::ascend::all_op_infos();
   declare_ascend_options(r);
   r.add_backend(std::make_shared<AscendBackend>());
   ge::ascend::register_cast_op(r);

@@ -1,6 +1,8 @@
 // plugins/ascend_backend/precision_plan.cc — the per-node fp16 / fp32 decision (precision_plan.h).
 #include "precision_plan.h"
 
+#include "ge/sdk/op_registry.h"
+#include "move_ops.h"
 #include "placement.h"
 #include "tiling_choose.h"
 
@@ -24,9 +26,11 @@ bool fp16_candidate(const Node& n) {
 }
 
 bool dtype_follower(const Node& n) {
-  static const std::set<std::string> ops{"Transpose", "Slice",     "Gather",   "Reshape", "Flatten",
-                                         "Squeeze",   "Unsqueeze", "Identity", "Dropout"};
-  return n.domain().empty() && ops.count(n.op_type()) != 0;
+  if (is_move_op(n)) return true;  // ops_info.toml problem "move"
+  // Views (the registry's `view` contract: Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout).
+  const Graph* g = n.graph();
+  const OpDef* def = g && g->ops ? g->ops->find(n.domain(), n.op_type(), g->opset()) : nullptr;
+  return def && def->view;
 }
 
 namespace {

@@ -1,13 +1,13 @@
 // plugins/ascend_backend/tiling_problem.cc — a node's Cube or Vector problem from its shapes,
 // formats and dtypes (tiling_choose.h). The tiling pass and the kernels' load-time check share it.
 #include <algorithm>
-#include <set>
 
 #include "cube.h"
 #include "cube_conv_transpose.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/layout.h"
 #include "move_ops.h"
+#include "ops_info.h"
 #include "tiling_choose.h"
 #include "util.h"
 
@@ -18,8 +18,9 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
   const Shape& b = n.input(1)->shape;
   const Shape& y = n.output(0)->shape;
   CubeTiling t;
-  const std::string op = n.op_type();
-  if (op == "Conv" || op == "FusedConv") {
+  const OpInfo* info = find_op_info(n);
+  const Problem form = info && info->cube ? info->problem : Problem::Elementwise;
+  if (form == Problem::Conv) {
     const bool one_d = a.rank() == 3 && b.rank() == 3 && y.rank() == 3;  // as 2-D with H = Kh = 1
     if (!one_d && (a.rank() != 4 || b.rank() != 4 || y.rank() != 4)) return no(why, "not a 1-D or 2-D convolution");
     const int64_t group = n.attrs.get_int("group", 1);
@@ -29,7 +30,7 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
     t.M = one_d ? y[0] * y[2] : y[0] * y[2] * y[3];
     t.N = b[0] / group;
     t.K = one_d ? ConvKOrder(cg, group, 1, b[2]).K : ConvKOrder(cg, group, b[2], b[3]).K;  // FRACTAL_Z's (c1, kh, kw, c0) or FRACTAL_Z_C04's (kh, kw, c0) padded
-  } else if (op == "ConvTranspose") {  // GEMM + col2im (conv_transpose_kernel.cc)
+  } else if (form == Problem::ConvTranspose) {  // GEMM + col2im (conv_transpose_kernel.cc)
     ConvGeometry g{};
     try {
       g = conv_transpose_geometry(n);
@@ -40,17 +41,17 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
     t.M = g.N * g.H * g.W;
     t.K = g.C / g.group;
     t.N = g.O / g.group * g.Kh * g.Kw;
-  } else if (op == "FusedMatMul") {  // A [.., M, K] with its batch dims folded into M; B [K, N] or (transB) [N, K]
+  } else if (form == Problem::FusedMatMul) {  // A [.., M, K] with its batch dims folded into M; B [K, N] or (transB) [N, K]
     if (a.rank() < 2 || b.rank() != 2) return no(why, "FusedMatMul needs A of rank >= 2 and a 2-D B");
     const bool tb = n.attrs.get_int("transB", 0) != 0;
     t.K = a[a.rank() - 1], t.N = tb ? b[0] : b[1];
     if ((tb ? b[1] : b[0]) != t.K) return no(why, "FusedMatMul inner dims differ");
     t.M = t.K ? a.numel() / t.K : 0;
-  } else if (op == "Gemm") {
+  } else if (form == Problem::Gemm) {
     if (a.rank() != 2 || b.rank() != 2) return no(why, "Gemm operands are not 2-D");
     const bool ta = n.attrs.get_int("transA", 0) != 0, tb = n.attrs.get_int("transB", 0) != 0;
     t.M = ta ? a[1] : a[0], t.K = ta ? a[0] : a[1], t.N = tb ? b[0] : b[1];
-  } else if (op == "MatMul") {
+  } else if (form == Problem::MatMul) {
     if (a.rank() < 2 || b.rank() < 2) return no(why, "MatMul operand of rank < 2");
     t.K = a[a.rank() - 1], t.N = b[b.rank() - 1];
     if (b.rank() == 2) {
@@ -66,29 +67,26 @@ std::optional<CubeTiling> cube_problem(const Node& n, std::string* why) {
       return no(why, "MatMul B of rank > 2 with another rank than A");
     }
   } else {
-    return no(why, op + " is not a Cube op");
+    return no(why, n.op_type() + " is not a Cube op");
   }
   if (t.batch <= 0 || t.M <= 0 || t.N <= 0 || t.K <= 0) return no(why, "empty matrix product");
   return t;
 }
 
 std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std::string* why) {
-  static const std::set<std::string> elementwise{"Add", "Sub",  "Mul", "Div",     "Pow",       "Sum",  "Relu",
-                                                 "Sqrt", "Erf", "Clip", "Sigmoid", "LeakyRelu", "Concat",
-                                                 "Tanh", "Exp", "Abs", "Neg", "HardSigmoid", "HardSwish",
-                                                 "BatchNormalization"};
-  static const std::set<std::string> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
-  if (is_move_op(n)) return move_problem(n, ub_align, why);
-  if (is_row_vector_op(n)) {
-    for (const Value* v : n.inputs())
-      if (v && !dtype_is_float(v->dtype) && !(n.op_type() == "ReduceMean" && v == n.input(1)))
-        return no(why, "non-float input " + v->name());
+  const OpInfo* info = find_op_info(n);
+  if (!info || info->cube) return no(why, n.op_type() + " has no Vector kernel");
+  if (info->problem == Problem::Move) return move_problem(n, ub_align, why);
+  if (info->problem == Problem::Rows) {
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      const Value* v = n.input(i);
+      const bool index = std::find(info->index_inputs.begin(), info->index_inputs.end(), static_cast<int>(i)) != info->index_inputs.end();
+      if (v && !dtype_is_float(v->dtype) && !index) return no(why, "non-float input " + v->name());
+    }
     return row_vector_problem(n, ub_align, why);
   }
   const std::string op = n.op_type();
-  const bool ge_op = n.domain() == "ge";
-  const bool known = ge_op ? (op == "Cast" || op == "TransData") : (n.domain().empty() && (elementwise.count(op) || pools.count(op)));
-  if (!known) return no(why, op + " has no Vector kernel");
+  const bool pool = info->problem == Problem::Pool || info->problem == Problem::GlobalPool;
   if (op == "BatchNormalization") {  // inference only, one parameter per channel (vector_kernels.cc)
     for (size_t k = 1; k < n.num_outputs(); ++k)
       if (n.output(k)) return no(why, "BatchNormalization training-mode outputs");
@@ -103,14 +101,14 @@ std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std:
   const int64_t out_size = static_cast<int64_t>(dtype_size(y->dtype));
   const int64_t in_size = static_cast<int64_t>(dtype_size(n.input(0)->dtype));
   VectorTiling t;
-  if (pools.count(op)) {
+  if (pool) {
     const Shape& x = n.input(0)->shape;
     if (x.rank() != 4 || y->shape.rank() != 4) return no(why, "not a 2-D pool");
     const bool blocked = n.input(0)->format == Format::NC1HWC0;
     const int64_t c0 = blocked ? 16 : 1, c1 = ceil_div(x[1], c0);
     const int64_t oh = y->shape[2], ow = y->shape[3];
     int64_t rows = x[2];
-    if (op.rfind("Global", 0) != 0) {
+    if (info->problem == Problem::Pool) {
       const auto k = n.attrs.get_ints("kernel_shape");
       const auto d = n.attrs.get_ints("dilations", {1, 1});
       if (k.size() != 2 || d.size() != 2) return no(why, "kernel_shape/dilations need 2 values");
@@ -122,9 +120,9 @@ std::optional<VectorTiling> vector_problem(const Node& n, int64_t ub_align, std:
                           round_up(ow * c0 * 4, ub_align);  // input window rows, output row, fp32 accumulator
   } else {
     const int64_t numel = format_storage_numel(y->shape.dims(), y->format);
-    int64_t streamed = 1;  // inputs resident per unit: Concat, Cast, TransData and unary ops stream one
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "Sum")
-      streamed = std::min<int64_t>(2, static_cast<int64_t>(n.num_inputs()));
+    // Inputs resident per unit (ops_info.toml streamed_inputs): binary ops hold both operands;
+    // Concat, Cast, TransData and unary ops stream one.
+    const int64_t streamed = std::min<int64_t>(info->streamed_inputs, std::max<int64_t>(1, static_cast<int64_t>(n.num_inputs())));
     t.units = ceil_div(numel, 16);
     t.unit_elements = 16;
     t.ub_bytes_per_unit = streamed * round_up(16 * in_size, ub_align) + round_up(16 * out_size, ub_align);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "move_ops.h"
+#include "ops_info.h"
 #include "tiling_choose.h"
 #include "util.h"
 
@@ -29,7 +30,8 @@ std::optional<std::vector<int64_t>> const_ints(const Node& n, size_t i) {
 }  // namespace
 
 bool is_move_op(const Node& n) {
-  return n.domain().empty() && (n.op_type() == "Transpose" || n.op_type() == "Slice" || n.op_type() == "Gather");
+  const OpInfo* info = find_op_info(n);
+  return info && info->problem == Problem::Move;
 }
 
 bool MoveGeometry::contiguous_row() const {

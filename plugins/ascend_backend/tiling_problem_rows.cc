@@ -18,14 +18,15 @@
 #include <variant>
 
 #include "ge/sdk/layout.h"
+#include "ops_info.h"
 #include "row_ops.h"
 #include "tiling_choose.h"
 #include "util.h"
 
 namespace ge::ascend {
 bool is_row_vector_op(const Node& n) {
-  if (n.domain() == "ge") return n.op_type() == "LayerNormalization" || n.op_type() == "Gelu" || n.op_type() == "FusedElementwise";
-  return n.domain().empty() && (n.op_type() == "Softmax" || n.op_type() == "ReduceMean");
+  const OpInfo* info = find_op_info(n);
+  return info && info->problem == Problem::Rows;
 }
 
 std::optional<VectorTiling> row_vector_problem(const Node& n, int64_t ub_align, std::string* why) {
