@@ -169,6 +169,7 @@ int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::
   nlohmann::json gears = nlohmann::json::array();
   if (ge::core::is_plan_file(model)) {
     plan = ge::LoadedPlan::load(model, env, lo);
+    if (!common.manifest.empty()) ge::core::check_manifest_matches_plan(plan->contents(), *env, model);  // as load_plan_model
     std::printf("plan %s: loaded in %.1f ms; %zu gear%s, specialization cache %zu\n", model.c_str(), plan->load_ms(),
                 plan->contents().dynamic->gears.size(), plan->contents().dynamic->gears.size() == 1 ? "" : "s",
                 plan->contents().dynamic->spec.cache_size);

@@ -12,20 +12,6 @@
 namespace gec {
 
 namespace {
-/// A manifest key that only compiling reads (docs/manifest.md, "Plans"): every key of [compile],
-/// every declared option of phase compile (ge/sdk/options.h; ascend.soc_version is declared
-/// run: loading an .om checks it against its own), and every undeclared key a compile pass reads
-/// (PassInfo::options of a pass that does not run at plan load).
-bool compile_time_key(const std::string& key, const ge::core::Environment& env) {
-  if (key.rfind("compile.", 0) == 0) return true;
-  if (auto d = env.option_decls.find(key); d != env.option_decls.end()) return d->second.phase == ge::OptionPhase::Compile;
-  for (auto& [p, src] : env.passes) {
-    const ge::PassInfo i = p->info();
-    if (!i.runtime_safe && std::find(i.options.begin(), i.options.end(), key) != i.options.end()) return true;
-  }
-  return false;
-}
-
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
@@ -44,10 +30,13 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   if (!common.print_after.empty()) refuse("--print-after");
   for (const std::string& s : common.sets) {
     const std::string key = s.substr(0, s.find('='));
-    if (compile_time_key(key, env)) refuse("--set " + key);
+    if (ge::core::is_compile_time_option(key, env)) refuse("--set " + key);
   }
   auto t0 = Clock::now();
   ge::core::PlanContents plan = ge::core::load_plan(path, env);
+  // A --manifest given for the run that sets a compile-time key to another value than the plan
+  // was compiled with would otherwise be ignored: refused, naming its file and line.
+  if (!common.manifest.empty()) ge::core::check_manifest_matches_plan(plan, env, path);
   if (plan.dynamic)
     throw ge::Error("plan '" + path + "' has symbolic input dims: `gec run` it with --inputs or --check (the shapes "
                     "come from the inputs); `gec inspect` lists its gears");

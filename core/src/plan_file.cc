@@ -98,6 +98,25 @@ void check_kernels(const Graph& g, const std::string& backend, const Environment
                   (n->domain().empty() ? "" : n->domain() + ".") + n->op_type() + ", which this environment lacks");
 }
 
+/// Records the manifest's section options (compile- and run-time alike: the loader compares only
+/// the compile-time ones) in the header.
+void record_compile_options(planfile::Header& h, const Environment& env) {
+  h.set_records_compile_options(true);
+  for (const auto& [section, keys] : env.manifest.sections)
+    for (const auto& [key, val] : keys) {
+      auto* o = h.add_compile_options();
+      o->set_key(section + "." + key);
+      o->set_toml(val.toml);
+    }
+}
+
+std::optional<std::map<std::string, std::string>> read_compile_options(const planfile::Header& h) {
+  if (!h.records_compile_options()) return std::nullopt;
+  std::map<std::string, std::string> out;
+  for (const auto& o : h.compile_options()) out[o.key()] = o.toml();
+  return out;
+}
+
 }  // namespace
 
 static std::vector<uint8_t> assemble(const planfile::Header& h, const std::vector<uint8_t>& weights, const std::string& what);
@@ -111,6 +130,7 @@ std::vector<uint8_t> serialize_plan(const Graph& g, const Environment& env, cons
     pp->set_name(p.name);
     pp->set_version(p.version);
   }
+  record_compile_options(h, env);
   std::vector<uint8_t> weights;
   plan_detail::graph_to_header(g, backend, h, weights);
   check_kernels(g, backend, env, "graph '" + g.name + "'");
@@ -246,6 +266,7 @@ PlanContents parse_plan(const uint8_t* p, size_t size, std::shared_ptr<void> kee
   for (const auto& s : h.sections()) c.sections.push_back({s.name(), s.plugin(), s.data()});
   c.backend = h.backend();
   for (const auto& pl : h.plugins()) c.plugins.emplace_back(pl.name(), pl.version());
+  c.compile_options = read_compile_options(h);
   c.file_bytes = size;
   c.header_bytes = hsize;
   c.weights_bytes = wsize;
@@ -311,6 +332,7 @@ std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environm
     pp->set_name(pi.name);
     pp->set_version(pi.version);
   }
+  record_compile_options(h, env);
   h.set_graph_name(fs::path(s.source_name).stem().string());
   h.set_backend(s.backend);
   std::vector<uint8_t> weights(s.source_data, s.source_data + s.source_size);
@@ -423,6 +445,7 @@ static PlanContents parse_dynamic(const planfile::Header& h, const uint8_t* weig
   if (!dp->gears.empty()) c.graph = dp->gears.front().graph;
   c.backend = h.backend();
   for (const auto& pl : h.plugins()) c.plugins.emplace_back(pl.name(), pl.version());
+  c.compile_options = read_compile_options(h);
   return c;
 }
 

@@ -13,7 +13,9 @@
 // Version 2 replaced version 1's SHA-256, which cost ~60 ms per 100 MB loaded.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,7 +48,21 @@ struct PlanContents {
   /// Backend sections (Header.sections), each accepted by its plugin's validator.
   std::vector<PlanSection> sections;
   uint64_t file_bytes = 0, header_bytes = 0, weights_bytes = 0;
+  /// The manifest options the plan was compiled with ("section.key" → TOML text, as written in
+  /// the manifest or by --set); nullopt for a plan written before they were recorded.
+  std::optional<std::map<std::string, std::string>> compile_options;
 };
+
+/// Whether `key` ("section.key") only matters while compiling (docs/manifest.md, "Plans"):
+/// every key of [compile], every declared option of phase compile (ge/sdk/options.h), and every
+/// undeclared key a pass reads that does not run at plan load (PassInfo::options).
+bool is_compile_time_option(const std::string& key, const Environment& env);
+/// Refuses a manifest that disagrees with a compiled plan: every compile-time key the manifest
+/// of `env` sets (with its file:line) must have the value the plan was compiled with (for a key
+/// the plan's manifest did not set, the declared default). Throws ge::ConfigError naming the
+/// manifest's file and line, the key, both values and what to do. A plan without the record
+/// (older plans) is not checked.
+void check_manifest_matches_plan(const PlanContents& plan, const Environment& env, const std::string& plan_path);
 
 /// The plan bytes of a compiled graph. Records every plugin of `env` as a producer (the passes
 /// and kernels that shaped the graph came from them) and the bytes of every plan section `env`
