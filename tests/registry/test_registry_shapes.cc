@@ -348,3 +348,16 @@ TEST_F(Shapes, ConstantSetsData) {
   EXPECT_THROW(run("Constant", {}, A({{"sparse_value", i64({1})}})), UnsupportedError);
   EXPECT_THROW(run("Constant", {}), InvalidGraphError);
 }
+
+// SpaceToDepth / DepthToSpace (onnx/docs/Operators.md): the blocksize must divide H and W (or C
+// by blocksize²); ONNX's inference truncates, so [2,1,6,7] passed import and only the kernel
+// refused it (found by tests/difftest).
+TEST_F(Shapes, SpaceToDepthAndDepthToSpaceNeedDivisibleDims) {
+  EXPECT_EQ(shape("SpaceToDepth", {in({2, 1, 6, 8})}, A({{"blocksize", int64_t{2}}})), Shape({2, 4, 3, 4}));
+  EXPECT_EQ(shape("DepthToSpace", {in({1, 8, 2, 3})}, A({{"blocksize", int64_t{2}}, {"mode", std::string("CRD")}})),
+            Shape({1, 2, 4, 6}));
+  skip_onnx_ = true;  // ONNX's inference accepts the cases below (floor division)
+  EXPECT_THROW(shape("SpaceToDepth", {in({2, 1, 6, 7})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+  EXPECT_THROW(shape("DepthToSpace", {in({1, 6, 2, 3})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+  EXPECT_THROW(shape("SpaceToDepth", {in({2, 4, 6})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+}
