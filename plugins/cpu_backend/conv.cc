@@ -127,6 +127,10 @@ class ConvKernel : public CpuKernel {
         w_any(wdims, op_dt, tag::any), b_md({M}, dt::f32, tag::a);
     // ge.FusedConv's post-ops (conv.h): sum reads Z from dst, then the activation.
     dnnl::primitive_attr attr;
+    // A scratchpad of its own: with the library's shared one (oneDNN's default build) a primitive
+    // must run on the thread that created it (oneDNN, "enum dnnl::scratchpad_mode"), and a
+    // multi-stream schedule runs kernels on stream workers (im2col convs crashed there).
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     sum_ = post.sum;
     eltwise_ = post.eltwise;
     if (post.any()) {
@@ -164,6 +168,7 @@ class ConvKernel : public CpuKernel {
                                                                           : make(src_any, dst_any);
       prim_ = dnnl::convolution_forward(pd_);
       eng_ = dnnl_engine();
+      scratch_ = memory(pd_.scratchpad_desc(), eng_);
       src_reorder_ = pd_.src_desc() != user_src_md_;
       dst_reorder_ = pd_.dst_desc() != user_dst_md_;
       w_reorder_ = pd_.weights_desc() != user_w_md_;
@@ -224,7 +229,8 @@ class ConvKernel : public CpuKernel {
       }
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_reorder_ ? src_mem_ : user_src},
                                            {DNNL_ARG_WEIGHTS, w},
-                                           {DNNL_ARG_DST, dst_reorder_ ? dst_mem_ : user_dst}};
+                                           {DNNL_ARG_DST, dst_reorder_ ? dst_mem_ : user_dst},
+                                           {DNNL_ARG_SCRATCHPAD, scratch_}};
       if (has_bias_) {
         args[DNNL_ARG_BIAS] = b_const_ ? b_mem_
                                        : memory(pd_.bias_desc(), eng_, const_cast<void*>(io.inputs[2].data()));
@@ -262,7 +268,7 @@ class ConvKernel : public CpuKernel {
   memory::desc user_src_md_, user_dst_md_, user_w_md_;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
-  memory src_mem_, dst_mem_, w_mem_, b_mem_;
+  memory src_mem_, dst_mem_, w_mem_, b_mem_, scratch_;
   std::shared_ptr<const Tensor> w_keep_;  // constant weights used in place
   dnnl::reorder src_r_, dst_r_, w_r_, z_r_;
   std::string impl_ = "onednn:conv";

@@ -165,9 +165,77 @@ void infer_softmax(InferContext& ctx) {
 
 }  // namespace
 
+// Operators.md#LpPool (opsets 11-17: no ceil_mode): the window formula of MaxPool. ONNX's
+// inference truncates a negative span toward zero (an input shorter than the window gave one
+// output instead of a refusal, which only the kernel then said).
+void infer_lp_pool(InferContext& ctx) {
+  require_input(ctx, 0, "X");
+  const Shape& x = ctx.input_shape(0);
+  require_spatial_rank(ctx, x);
+  if (!ctx.has_attr("kernel_shape")) ctx.fail("missing required attribute kernel_shape");
+  ctx.set_output(0, ctx.input_type(0), window_output(ctx, x, ctx.node().attrs.get_ints("kernel_shape"), false));
+}
+
+// Operators.md#ConvTranspose: X [N, C, D1..Dn], W [C, M/group, k1..kn] → Y [N, M, O1..On] with
+//   output_shape given:      O = output_shape (its last n entries)
+//   auto_pad SAME_UPPER/LOWER: O = D · s (the padding is derived from it, output_padding included)
+//   otherwise:               O = s·(D − 1) + output_padding + ((k − 1)·d + 1) − pad_begin − pad_end
+// ONNX's inference derives SAME pads as for Conv, without output_padding, and so disagreed with
+// the spec (and the kernel) when both are given.
+void infer_conv_transpose(InferContext& ctx) {
+  require_input(ctx, 0, "X");
+  require_input(ctx, 1, "W");
+  const Shape& x = ctx.input_shape(0);
+  const Shape& w = ctx.input_shape(1);
+  require_spatial_rank(ctx, x);
+  if (w.rank() != x.rank()) ctx.fail("W " + w.str() + " must have the rank of X " + x.str());
+  const size_t n = x.rank() - 2;
+  const int64_t group = int_attr(ctx, "group", 1);
+  if (group < 1) ctx.fail("group must be >= 1");
+  if (x[1] != w[0] || x[1] % group != 0)
+    ctx.fail("X has " + std::to_string(x[1]) + " channels, W " + w.str() + " with group " + std::to_string(group) +
+             " needs W[0] = C divisible by group");
+  std::vector<int64_t> kernel(w.dims().begin() + 2, w.dims().end());
+  if (ctx.has_attr("kernel_shape") && ints_attr(ctx, "kernel_shape") != kernel)
+    ctx.fail("kernel_shape [" + join(ints_attr(ctx, "kernel_shape")) + "] disagrees with W " + w.str());
+  auto strides = ints_attr(ctx, "strides", std::vector<int64_t>(n, 1));
+  auto dilations = ints_attr(ctx, "dilations", std::vector<int64_t>(n, 1));
+  auto pads = ints_attr(ctx, "pads", std::vector<int64_t>(2 * n, 0));
+  auto outpad = ints_attr(ctx, "output_padding", std::vector<int64_t>(n, 0));
+  auto out_shape = ints_attr(ctx, "output_shape", {});
+  std::string auto_pad = string_attr(ctx, "auto_pad", "NOTSET");
+  if (auto_pad.empty()) auto_pad = "NOTSET";
+  if (strides.size() != n || dilations.size() != n || outpad.size() != n || pads.size() != 2 * n)
+    ctx.fail("strides, dilations, output_padding must have " + std::to_string(n) + " entries and pads " +
+             std::to_string(2 * n));
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
+    ctx.fail("unknown auto_pad '" + auto_pad + "'");
+  if (!out_shape.empty() && out_shape.size() != n && out_shape.size() != n + 2)
+    ctx.fail("output_shape [" + join(out_shape) + "] must have " + std::to_string(n) + " entries");
+  Shape y = x;
+  y[1] = w[1] * group;
+  for (size_t i = 0; i < n; ++i) {
+    if (strides[i] < 1 || dilations[i] < 1 || kernel[i] < 1) ctx.fail("kernel, strides and dilations must be positive");
+    if (outpad[i] < 0 || outpad[i] >= std::max(strides[i], dilations[i]))
+      ctx.fail("output_padding [" + join(outpad) + "] must be in [0, max(stride, dilation))");
+    int64_t o;
+    if (!out_shape.empty()) o = out_shape[out_shape.size() - n + i];
+    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") o = x[i + 2] * strides[i];
+    else {
+      const int64_t pb = auto_pad == "VALID" ? 0 : pads[i], pe = auto_pad == "VALID" ? 0 : pads[i + n];
+      o = strides[i] * (x[i + 2] - 1) + outpad[i] + (kernel[i] - 1) * dilations[i] + 1 - pb - pe;
+    }
+    if (o < 1) ctx.fail("output extent " + std::to_string(o) + " on spatial axis " + std::to_string(i) + " is not positive");
+    y[i + 2] = o;
+  }
+  ctx.set_output(0, ctx.input_type(0), y);
+}
+
 InferTable nn_infer_fns() {
   return {
       {"Conv", infer_conv},
+      {"ConvTranspose", infer_conv_transpose},
+      {"LpPool", infer_lp_pool},
       {"MaxPool", [](InferContext& c) { infer_pool(c, true); }},
       {"AveragePool", [](InferContext& c) { infer_pool(c, false); }},
       {"GlobalAveragePool", infer_global_pool},

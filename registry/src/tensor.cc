@@ -309,6 +309,32 @@ void infer_constant(InferContext& ctx) {
 
 }  // namespace
 
+/// SpaceToDepth-1/13 and DepthToSpace-1/11/13 (onnx/docs/Operators.md): [N, C, H, W] ->
+/// [N, C·b², H/b, W/b] and back. The spec's shapes hold only when H and W (SpaceToDepth) or C
+/// (DepthToSpace, b²) divide by the blocksize b; ONNX's own inference truncates the division, so
+/// a model the kernel cannot run would pass import. Refused here, naming the dims.
+void infer_space_to_depth(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const int64_t b = int_attr(ctx, "blocksize", 0);
+  if (x.rank() != 4) ctx.fail("input must be 4-D [N, C, H, W], got " + x.str());
+  if (b < 1) ctx.fail("blocksize must be >= 1, got " + std::to_string(b));
+  if (x[2] % b != 0 || x[3] % b != 0)
+    ctx.fail("H and W of input " + x.str() + " must divide by blocksize " + std::to_string(b));
+  ctx.set_output(0, ctx.input_type(0), Shape{x[0], x[1] * b * b, x[2] / b, x[3] / b});
+}
+
+void infer_depth_to_space(InferContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const int64_t b = int_attr(ctx, "blocksize", 0);
+  if (x.rank() != 4) ctx.fail("input must be 4-D [N, C, H, W], got " + x.str());
+  if (b < 1) ctx.fail("blocksize must be >= 1, got " + std::to_string(b));
+  if (x[1] % (b * b) != 0)
+    ctx.fail("C of input " + x.str() + " must divide by blocksize² = " + std::to_string(b * b));
+  const std::string mode = string_attr(ctx, "mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") ctx.fail("mode must be \"DCR\" or \"CRD\", got \"" + mode + "\"");
+  ctx.set_output(0, ctx.input_type(0), Shape{x[0], x[1] / (b * b), x[2] * b, x[3] * b});
+}
+
 InferTable tensor_infer_fns() {
   return {
       {"Identity", infer_identity},   {"Flatten", infer_flatten},   {"Reshape", infer_reshape},
@@ -316,6 +342,7 @@ InferTable tensor_infer_fns() {
       {"Split", infer_split},
       {"Gather", infer_gather},       {"Unsqueeze", infer_unsqueeze}, {"Squeeze", infer_squeeze},
       {"Shape", infer_shape},         {"Constant", infer_constant},
+      {"SpaceToDepth", infer_space_to_depth}, {"DepthToSpace", infer_depth_to_space},
   };
 }
 

@@ -348,3 +348,35 @@ TEST_F(Shapes, ConstantSetsData) {
   EXPECT_THROW(run("Constant", {}, A({{"sparse_value", i64({1})}})), UnsupportedError);
   EXPECT_THROW(run("Constant", {}), InvalidGraphError);
 }
+
+// SpaceToDepth / DepthToSpace (onnx/docs/Operators.md): the blocksize must divide H and W (or C
+// by blocksize²); ONNX's inference truncates, so [2,1,6,7] passed import and only the kernel
+// refused it (found by tests/difftest).
+TEST_F(Shapes, SpaceToDepthAndDepthToSpaceNeedDivisibleDims) {
+  EXPECT_EQ(shape("SpaceToDepth", {in({2, 1, 6, 8})}, A({{"blocksize", int64_t{2}}})), Shape({2, 4, 3, 4}));
+  EXPECT_EQ(shape("DepthToSpace", {in({1, 8, 2, 3})}, A({{"blocksize", int64_t{2}}, {"mode", std::string("CRD")}})),
+            Shape({1, 2, 4, 6}));
+  skip_onnx_ = true;  // ONNX's inference accepts the cases below (floor division)
+  EXPECT_THROW(shape("SpaceToDepth", {in({2, 1, 6, 7})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+  EXPECT_THROW(shape("DepthToSpace", {in({1, 6, 2, 3})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+  EXPECT_THROW(shape("SpaceToDepth", {in({2, 4, 6})}, A({{"blocksize", int64_t{2}}})), InvalidGraphError);
+}
+
+// ConvTranspose (Operators.md): with auto_pad SAME the output is input · stride whatever
+// output_padding says; LpPool refuses an input shorter than its window (both found by
+// tests/difftest: ONNX's inference gave 8 and 1 where the kernels computed 7 and refused).
+TEST_F(Shapes, ConvTransposeSameAndLpPoolWindow) {
+  EXPECT_EQ(shape("ConvTranspose", {in({1, 4, 5, 5}), in({4, 3, 3, 3})}, A({{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})),
+            Shape({1, 3, 9, 9}));
+  EXPECT_EQ(shape("ConvTranspose", {in({1, 4, 5, 5}), in({4, 3, 3, 3})}, A({{"strides", Ints{2, 2}}, {"output_padding", Ints{1, 0}}})),
+            Shape({1, 3, 12, 11}));
+  EXPECT_EQ(shape("ConvTranspose", {in({1, 4, 5, 5}), in({4, 3, 3, 3})}, A({{"group", int64_t{2}}, {"output_shape", Ints{6, 7}}})),
+            Shape({1, 6, 6, 7}));
+  EXPECT_EQ(shape("LpPool", {in({2, 8, 4})}, A({{"kernel_shape", Ints{2}}, {"strides", Ints{2}}, {"p", int64_t{2}}})), Shape({2, 8, 2}));
+  skip_onnx_ = true;  // ONNX's inference gives [1,9,8,13] and [2,8,1] below
+  EXPECT_EQ(shape("ConvTranspose", {in({1, 5, 7, 13}), in({5, 9, 5, 2})},
+                  A({{"auto_pad", std::string("SAME_LOWER")}, {"dilations", Ints{2, 1}}, {"output_padding", Ints{1, 0}}})),
+            Shape({1, 9, 7, 13}));
+  EXPECT_THROW(shape("LpPool", {in({2, 8, 1})}, A({{"kernel_shape", Ints{2}}, {"strides", Ints{2}}, {"p", int64_t{2}}})),
+               InvalidGraphError);
+}
