@@ -84,11 +84,15 @@ TEST(InferenceAgreement, GeAndOnnxAgreeOnEveryNodeOfTheNodeTestsAndSharedModels)
   std::printf("agreement on %zu of the %zu ops with GE's own inference:%s\n", agreed.size(), own.size(), summary.c_str());
   for (auto& [op, k] : onnx_unknown) std::printf("  %s: %d nodes where only GE's inference is static\n", op.c_str(), k);
   EXPECT_EQ(disagreements, 0);
-  // Every op with GE's own inference is exercised by some node test or shared model.
-  EXPECT_EQ(agreed.size(), own.size()) << "ops never compared:" << [&] {
-    std::string s;
-    for (auto& op : own)
-      if (!agreed.count(op)) s += " " + op;
-    return s;
-  }();
+  // Every op with GE's own inference is exercised by some node test or shared model, but for the
+  // ops onnx 1.12 has no node test of (LpPool: test_registry_shapes.cc checks its window rule).
+  const std::set<std::string> no_node_test{"LpPool"};
+  std::string never;
+  for (auto& op : own)
+    if (!agreed.count(op) && !no_node_test.count(op)) never += " " + op;
+  EXPECT_EQ(never, "") << "ops never compared";
+  for (const std::string& op : no_node_test) {
+    EXPECT_TRUE(own.count(op)) << op << " no longer has GE's own inference: drop it from no_node_test";
+    EXPECT_FALSE(agreed.count(op)) << op << " is now compared by a node test: drop it from no_node_test";
+  }
 }
