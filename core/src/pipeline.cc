@@ -189,8 +189,10 @@ void order_by_constraints(std::vector<Unit>& units, const Environment& env) {
   for (size_t i = 0; i < units.size(); ++i) at[units[i].name] = i;
   std::vector<std::set<size_t>> preds(units.size());  // must run before unit i
   bool any = false;
-  for (auto& [p, src] : env.passes) {
-    const PassInfo info = p->info();
+  for (auto& entry : env.passes) {
+    // Not a structured binding: clang 14 (the fuzz build, docs/fuzzing.md) cannot capture one.
+    const std::string& src = entry.second;
+    const PassInfo info = entry.first->info();
     auto self = at.find(info.name);
     if (self == at.end()) continue;
     auto constrain = [&](size_t first, size_t second) {
