@@ -83,7 +83,8 @@ bool can_convert_format(Format src, Format dst, size_t rank) {
   if (rank != 4) return false;
   if (plain(src)) return format_is_blocked(dst) || dst == Format::NHWC;
   if (plain(dst)) return format_is_blocked(src) || src == Format::NHWC;
-  return false;
+  // A blocked format and NHWC: through NCHW (convert_format_into).
+  return (format_is_blocked(src) && dst == Format::NHWC) || (src == Format::NHWC && format_is_blocked(dst));
 }
 
 void convert_format_into(const Tensor& src, Tensor& dst) {
@@ -95,7 +96,7 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   if (!can_convert_format(sf, df, src.shape().rank()))
     throw UnsupportedError("TransData: " + std::string(format_name(sf)) + " -> " + std::string(format_name(df)) +
                            " not supported for shape " + src.shape().str() +
-                           " (NCHW <-> NC1HWC0 / NC1HWC0_C04 and NCHW <-> a weight format, rank 4; ND <-> FRACTAL_NZ, rank >= 2)");
+                           " (NCHW <-> NC1HWC0 / NC1HWC0_C04 / NHWC / a weight format, and NHWC <-> those, rank 4; ND <-> FRACTAL_NZ, rank >= 2)");
   const size_t es = dtype_size(src.dtype());
   if (sf == Format::FRACTAL_NZ || df == Format::FRACTAL_NZ) {
     if (sf == df) {
@@ -107,6 +108,12 @@ void convert_format_into(const Tensor& src, Tensor& dst) {
   }
   if (src.nbytes() == dst.nbytes() && (sf == df || (plain(sf) && plain(df)))) {
     if (src.nbytes()) std::memcpy(dst.data(), src.data(), src.nbytes());
+    return;
+  }
+  if (!plain(sf) && !plain(df)) {  // a blocked format <-> NHWC: two moves through NCHW
+    Tensor nchw = Tensor::allocate(src.dtype(), src.shape(), Format::NCHW);
+    convert_format_into(src, nchw);
+    convert_format_into(nchw, dst);
     return;
   }
   const bool to_blocked = plain(sf);

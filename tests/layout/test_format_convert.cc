@@ -91,5 +91,23 @@ TEST(FormatConvert, RefusesUnsupportedPairsNamingThem) {
   EXPECT_THROW(convert_format(b, Format::FRACTAL_Z), UnsupportedError);
 }
 
+// A blocked tensor and NHWC convert directly (through NCHW inside the call): the layout pass
+// leaves such a TransData when a graph already in NHWC is optimized again with blocked convs.
+TEST(FormatConvert, BlockedAndNhwcConvertThroughNchw) {
+  const Tensor x = iota(Shape{1, 20, 3, 2});
+  const Tensor nhwc = convert_format(x, Format::NHWC);
+  const Tensor blocked = convert_format(x, Format::NC1HWC0);
+  ASSERT_TRUE(can_convert_format(Format::NC1HWC0, Format::NHWC, 4));
+  const Tensor from_blocked = convert_format(blocked, Format::NHWC);
+  ASSERT_EQ(from_blocked.format(), Format::NHWC);
+  ASSERT_EQ(from_blocked.nbytes(), nhwc.nbytes());
+  EXPECT_EQ(std::memcmp(from_blocked.data(), nhwc.data(), nhwc.nbytes()), 0);
+  // Element (c = 17, h = 1, w = 0) of NHWC sits at (h·W + w)·C + c = 57: the value 17·6 + 2 + 1.
+  EXPECT_EQ(from_blocked.data_as<float>()[57], 105.f);
+  const Tensor back = convert_format(nhwc, Format::NC1HWC0);
+  ASSERT_EQ(back.nbytes(), blocked.nbytes());
+  EXPECT_EQ(std::memcmp(back.data(), blocked.data(), blocked.nbytes()), 0);  // padding zero too
+}
+
 }  // namespace
 }  // namespace ge
