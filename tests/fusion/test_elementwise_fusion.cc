@@ -3,9 +3,10 @@
 // equal outputs on random inputs, negatives, the kernel's allocations, and its speed.
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <cstdlib>
 #include <new>
 
 #include "ge/sdk/kernel.h"
@@ -13,23 +14,69 @@
 
 // Counting allocator for the allocation test: replaces the global operator new of this
 // executable, which the plugin libraries also resolve to. Counts only while g_counting is set.
+// All the replaceable forms ([new.delete] in the C++ standard: single and array, nothrow,
+// aligned, sized delete) are replaced, in terms of malloc/aligned_alloc and free: a form left
+// out keeps the runtime's own, and memory from one allocator would reach the other's delete
+// (AddressSanitizer, which supplies its own operator new, reports each as alloc-dealloc-mismatch).
 namespace {
 bool g_counting = false;
 size_t g_allocs = 0, g_max_alloc = 0;
-}  // namespace
-void* operator new(size_t n) {
+
+// [new.delete.single]: on failure call the new_handler until it is null, then throw bad_alloc.
+void* counted_alloc(size_t n, size_t align) {
   if (g_counting) {
     ++g_allocs;
     g_max_alloc = std::max(g_max_alloc, n);
   }
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
+  if (n == 0) n = 1;
+  for (;;) {
+    // aligned_alloc (C11 7.22.3.1) wants a size that is a multiple of the alignment.
+    void* p = align ? std::aligned_alloc(align, (n + align - 1) / align * align) : std::malloc(n);
+    if (p) return p;
+    std::new_handler h = std::get_new_handler();
+    if (!h) throw std::bad_alloc();
+    h();
+  }
+}
+void* counted_alloc_nothrow(size_t n, size_t align) noexcept {
+  try {
+    return counted_alloc(n, align);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+size_t align_of(std::align_val_t a) {
+  // Alignments up to alignof(max_align_t) are what malloc gives already.
+  return std::max(static_cast<size_t>(a), alignof(std::max_align_t));
+}
+}  // namespace
+void* operator new(size_t n) { return counted_alloc(n, 0); }
+void* operator new[](size_t n) { return counted_alloc(n, 0); }
+void* operator new(size_t n, const std::nothrow_t&) noexcept { return counted_alloc_nothrow(n, 0); }
+void* operator new[](size_t n, const std::nothrow_t&) noexcept { return counted_alloc_nothrow(n, 0); }
+void* operator new(size_t n, std::align_val_t a) { return counted_alloc(n, align_of(a)); }
+void* operator new[](size_t n, std::align_val_t a) { return counted_alloc(n, align_of(a)); }
+void* operator new(size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_alloc_nothrow(n, align_of(a));
+}
+void* operator new[](size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_alloc_nothrow(n, align_of(a));
 }
 // GCC sees free() of memory from `new` once these are inlined; here they are the same allocator.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 #pragma GCC diagnostic pop
 
 namespace ge {
