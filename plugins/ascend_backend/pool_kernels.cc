@@ -58,6 +58,7 @@ class PoolKernel : public Kernel {
       pt_ = p[0], pl_ = p[1], pb_ = p[2], pr_ = p[3];
     }
     include_pad_ = ctx.node.attrs.get_int("count_include_pad", 0) != 0;
+    if (ctx.node.output(0) && ctx.node.output(0)->dtype == DataType::Float16) lowest_ = -65504.f;  // fp16's lowest finite
   }
   void run(KernelIO& io) override {
     const std::vector<float> x = read_plain(io.inputs[0]);
@@ -69,7 +70,10 @@ class PoolKernel : public Kernel {
         const int64_t nc = n * C_ + c;
         const float* xp = x.data() + nc * H_ * W_;
         for (int64_t ow = 0; ow < OW_; ++ow) {
-          float acc = max_ ? -std::numeric_limits<float>::infinity() : 0.f;
+          // A window that lies wholly in the padding has no element: MaxPool gives the lowest
+          // finite value of the output type there, as the cpu backend and ONNX Runtime do (not
+          // -inf, which a later op turns into inf or NaN).
+          float acc = max_ ? lowest_ : 0.f;
           int64_t count = 0, padded = 0;
           for (int64_t i = 0; i < kh_; ++i) {
             const int64_t ih = oh * sh_ - pt_ + i * dh_;
@@ -101,6 +105,7 @@ class PoolKernel : public Kernel {
   VectorWalk walk_;
   int64_t cb_ = 1;
   bool global_ = false, max_ = false, include_pad_ = false;
+  float lowest_ = std::numeric_limits<float>::lowest();
   int64_t N_ = 0, C_ = 0, H_ = 0, W_ = 0, OH_ = 0, OW_ = 0;
   int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, dh_ = 1, dw_ = 1, pt_ = 0, pl_ = 0, pb_ = 0, pr_ = 0;
 };
