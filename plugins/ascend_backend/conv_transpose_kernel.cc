@@ -48,10 +48,13 @@ ConvGeometry conv_transpose_geometry(const Node& n) {
   const std::string ap = n.attrs.get_string("auto_pad", "NOTSET");
   if (n.attrs.has("output_shape") || ap == "SAME_UPPER" || ap == "SAME_LOWER") {
     // ONNX: total = stride·(in − 1) + output_padding + ((k − 1)·dilation + 1) − out; SAME_UPPER
-    // puts total/2 at the start, otherwise (SAME_LOWER, or output_shape with NOTSET) total − total/2.
+    // puts ⌊total/2⌋ at the start, otherwise (SAME_LOWER, or output_shape with NOTSET)
+    // total − ⌊total/2⌋. Floor division, as the spec's numpy reference: total is negative when
+    // the output is longer than the stride·(in − 1) + … positions (SAME with stride > kernel).
     auto begin = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t dl, int64_t opad) {
       const int64_t total = st * (in - 1) + opad + (k - 1) * dl + 1 - out;
-      return ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      return ap == "SAME_UPPER" ? half : total - half;
     };
     g.pad_t = begin(g.H, g.OH, g.Kh, g.stride_h, g.dil_h, op[0]);
     g.pad_l = begin(g.W, g.OW, g.Kw, g.stride_w, g.dil_w, op[1]);
