@@ -60,9 +60,9 @@ void check_manifest_matches_plan(const PlanContents& plan, const Environment& en
         compiled_text = "nothing (the key was not set)";
       }
       const std::optional<OptionData> asked = typed(key, val.toml, env);
-      const bool same = rec != plan.compile_options->end() && asked && compiled ? *asked == *compiled
-                        : rec != plan.compile_options->end()                     ? val.toml == rec->second
-                                                                                  : asked && compiled && *asked == *compiled;
+      // Typed values compare when both parse (2 and 2.0, "a" and 'a'); else the recorded text.
+      const bool recorded = rec != plan.compile_options->end();
+      const bool same = asked && compiled ? *asked == *compiled : recorded && val.toml == rec->second;
       if (same) continue;
       throw ConfigError((val.origin.empty() ? "--set" : val.origin) + ": '" + key + "' = " + val.toml + " disagrees with plan '" +
                         plan_path + "', compiled with " + compiled_text +
