@@ -280,6 +280,29 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
   std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.stage < b.stage; });
   order_by_constraints(units, env);
 
+  // Undoing a failed pass. Copying the whole graph before every pass costs as much as the
+  // cheap passes themselves on large graphs (one clone and one destruction per pass), so only
+  // the graph as compile_graph received it is kept; a failed pass is undone by replaying, on a
+  // copy of that graph, the passes that ran before it (the passes are deterministic functions
+  // of the graph and the options, so the replay rebuilds the graph the failed pass started
+  // from). With fail_on_pass_error nothing is ever undone and nothing is kept.
+  std::unique_ptr<Graph> received = opts.fail_on_pass_error ? nullptr : g.clone();
+  std::vector<const Unit*> ran;  // the units whose run() completed, in order
+  auto undo = [&](const std::map<std::string, int64_t>& counters_before) {
+    std::unique_ptr<Graph> start = received->clone();
+    g.swap(*start);
+    for (const Unit* r : ran) {
+      std::string ignored;
+      try {
+        r->run(g, ignored);
+      } catch (const std::exception& e) {
+        throw Error("pass '" + r->name + "' failed while its earlier run was replayed to undo a later pass: " +
+                    e.what());
+      }
+    }
+    result.counters = counters_before;  // the replay counted its rewrites again
+  };
+
   std::optional<Stage> current;
   auto stage_done = [&] {
     if (current && opts.on_stage_done) opts.on_stage_done(std::string(stage_name(*current)), g.num_nodes());
@@ -312,7 +335,7 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
       if (print_this) print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
       continue;
     }
-    std::unique_ptr<Graph> backup = g.clone();
+    const std::map<std::string, int64_t> counters_before = received ? result.counters : std::map<std::string, int64_t>{};
     std::string note;
     try {
       rec.changed = u.run(g, note);
@@ -323,13 +346,14 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
     } catch (const std::exception& e) {
       rec.ms = ms_since(t0);
       if (opts.fail_on_pass_error) throw Error("pass '" + u.name + "' failed: " + e.what());
-      g.swap(*backup);  // the graph as it was before this pass
+      undo(counters_before);  // the graph as it was before this pass
       rec.status = std::string("failed: ") + e.what() + " (graph restored)";
       log(LogLevel::Warn, "pass '" + u.name + "' failed and was undone: " + e.what());
       rec.nodes_after = g.num_nodes();
       result.passes.push_back(rec);
       continue;
     }
+    ran.push_back(&u);
     rec.ms = ms_since(t0);
     rec.nodes_after = g.num_nodes();
     if (!note.empty()) {

@@ -180,30 +180,27 @@ std::vector<Value*> Graph::values() const {
 
 void Graph::sort_topologically() {
   std::vector<Node*> order = topological_order();
-  std::unordered_map<Node*, size_t> pos;
-  for (size_t i = 0; i < order.size(); ++i) pos[order[i]] = i;
-  nodes_.sort([&](const std::unique_ptr<Node>& a, const std::unique_ptr<Node>& b) { return pos[a.get()] < pos[b.get()]; });
-  for (auto it = nodes_.begin(); it != nodes_.end(); ++it) (*it)->self_ = it;
+  // Moves each node's list element to the end in order: linear, and no iterator is invalidated.
+  for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
 }
 
 void Graph::set_node_order(const std::vector<Node*>& order) {
-  std::unordered_map<const Node*, size_t> pos;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (!order[i] || order[i]->graph_ != this)
+  for (Node* n : order)
+    if (!n || n->graph_ != this)
       throw InvalidGraphError("set_node_order on graph '" + name + "': a node of another graph");
-    pos[order[i]] = i;
-  }
-  if (pos.size() != nodes_.size() || order.size() != nodes_.size())
+  std::vector<const Node*> sorted(order.begin(), order.end());
+  std::sort(sorted.begin(), sorted.end());
+  const bool repeated = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+  if (repeated || order.size() != nodes_.size())
     throw InvalidGraphError("set_node_order on graph '" + name + "': " + std::to_string(order.size()) +
                             " entries for " + std::to_string(nodes_.size()) + " nodes (each node exactly once)");
-  nodes_.sort([&](const std::unique_ptr<Node>& a, const std::unique_ptr<Node>& b) { return pos[a.get()] < pos[b.get()]; });
-  for (auto it = nodes_.begin(); it != nodes_.end(); ++it) (*it)->self_ = it;
+  for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
 }
 
 std::unique_ptr<Graph> Graph::clone() const {
-  // The pass manager clones before every pass (to restore on failure), so this is on the compile
-  // path of every graph: values are mapped by pointer, not looked up by name, and the name
-  // indexes are sized once.
+  // On the compile path (the pass manager keeps the graph it received, to undo a failed pass;
+  // schedulers try candidates on copies): values are mapped by pointer, not looked up by name,
+  // and the name indexes are sized once.
   auto g = std::make_unique<Graph>(name);
   g->opsets = opsets;
   g->ops = ops;

@@ -58,7 +58,7 @@ TEST(PassManager, RunsByStageAndSkipsByLevel) {
   // except where a pass states its place (late_simplify, registered first, runs after reassoc).
   std::vector<std::string> order;
   for (auto& p : r.passes) order.push_back(p.name);
-  EXPECT_EQ(order, (std::vector<std::string>{"explode", "rename_relu", "reassoc", "late_simplify", "aggressive", "reads_option"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"explode", "rename_relu", "reassoc", "late_simplify", "aggressive", "reads_option", "explode_late"}));
 }
 
 TEST(PassManager, O0RunsNothing) {
@@ -106,6 +106,19 @@ TEST(PassManager, RestoresTheGraphWhenAPassThrows) {
   EXPECT_EQ(status_of(r, "explode"), "failed: explode: deliberate failure (graph restored)");
   EXPECT_EQ(relu_attrs(*g).find("exploded"), std::string::npos);  // its marker was undone
   EXPECT_NE(relu_attrs(*g).find("seen"), std::string::npos);      // later passes still ran
+}
+
+TEST(PassManager, UndoingALatePassKeepsWhatEarlierPassesDid) {
+  // explode_late fails after rename_relu, reassoc, late_simplify and reads_option changed the
+  // graph: the graph is theirs, without explode_late's marker (nor explode's).
+  auto env = env_with();
+  auto g = relu_graph();
+  core::CompileOptions o;
+  o.opt_level = OptLevel::O2;
+  core::CompileResult r = core::compile_graph(*g, *env, o);
+  EXPECT_EQ(status_of(r, "explode_late"), "failed: explode: deliberate failure (graph restored)");
+  EXPECT_EQ(relu_attrs(*g), "late layout reassoc seen ");
+  EXPECT_EQ(g->num_nodes(), 1u);
 }
 
 TEST(PassManager, FailOnPassErrorNamesThePass) {

@@ -5,6 +5,8 @@
 //   explode (simplify, O1, exact): adds a marker, then throws — the manager must undo both
 //   reads_option (layout, O1, exact): declares option "layout.test_key"
 //   late_simplify (simplify, O1, exact): registered first, but states after = {"reassoc"}
+//   explode_late (layout, O1, exact): as explode, after every other pass has changed the graph —
+//     undoing it must keep their changes
 #include <stdexcept>
 
 #include "ge/sdk/plugin.h"
@@ -55,6 +57,8 @@ void reg(ge::Registrar& r) {
   ge::PassInfo opt = info("reads_option", Stage::Layout, OptLevel::O1, NumericsEffect::Exact);
   opt.options = {"layout.test_key"};
   r.add_pass(std::make_shared<MarkPass>(opt, "layout"));
+  r.add_pass(std::make_shared<MarkPass>(info("explode_late", Stage::Layout, OptLevel::O1, NumericsEffect::Exact),
+                                        "exploded_late", true));
 }
 }  // namespace
 
