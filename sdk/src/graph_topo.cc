@@ -1,7 +1,18 @@
 // Topological order through Boost.Graph (DESIGN.md: graph algorithms come from Boost.Graph).
-#include <boost/graph/adjacency_list.hpp>
+//
+// Passes ask for it often, so the graph is built without a heap allocation per node: a
+// compressed sparse row graph (one edge array) whose vertices are the nodes' list positions,
+// found by binary search in an array sorted by address.
+#include <algorithm>
+// GCC 12 reports -Warray-bounds inside Boost's CSR construction at -O3 (a false positive of
+// its value-range analysis on the inlined std::vector fills; the code indexes within bounds).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/topological_sort.hpp>
+#pragma GCC diagnostic pop
 #include <unordered_map>
+#include <utility>
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/ir.h"
@@ -9,18 +20,28 @@
 namespace ge {
 
 std::vector<Node*> Graph::topological_order() const {
-  using BG = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  using BG = boost::compressed_sparse_row_graph<boost::directedS>;
   std::vector<Node*> list = nodes();
-  std::unordered_map<const Node*, size_t> idx;
-  idx.reserve(list.size());
-  for (size_t i = 0; i < list.size(); ++i) idx[list[i]] = i;
-  BG bg(list.size());
-  // One vertex per node (index = insertion position), one edge per producer → consumer link.
-  for (size_t i = list.size(); i-- > 0;) {
-    for (Value* v : list[i]->inputs()) {
-      if (v && v->producer()) boost::add_edge(idx.at(v->producer()), i, bg);
-    }
-  }
+  std::vector<std::pair<const Node*, size_t>> idx(list.size());
+  for (size_t i = 0; i < list.size(); ++i) idx[i] = {list[i], i};
+  std::sort(idx.begin(), idx.end());
+  auto index_of = [&](const Node* n) {
+    auto it = std::lower_bound(idx.begin(), idx.end(), std::pair<const Node*, size_t>{n, 0});
+    if (it == idx.end() || it->first != n)
+      throw InvalidGraphError("graph '" + name + "': an input is produced by a node outside the graph");
+    return it->second;
+  };
+  // One vertex per node (index = list position), one edge per producer → consumer link. The
+  // edges of a producer keep the order in which the loop below meets them (consumers from the
+  // last node back, each one's inputs in order): depth-first search follows out-edges in that
+  // order, and with it the tie-breaking the order has always had (ties keep insertion order).
+  std::vector<std::pair<size_t, size_t>> edges;
+  edges.reserve(list.size() * 2);
+  for (size_t i = list.size(); i-- > 0;)
+    for (Value* v : list[i]->inputs())
+      if (v && v->producer()) edges.emplace_back(index_of(v->producer()), i);
+  std::stable_sort(edges.begin(), edges.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  BG bg(boost::edges_are_sorted, edges.begin(), edges.end(), list.size());
   std::vector<size_t> rev;
   rev.reserve(list.size());
   try {
