@@ -24,14 +24,11 @@ struct PlacedBuffer {
   int index;
 };
 
-/// Best fit (Pisarchyk & Lee 2020, arXiv:2001.03288 §4.3): among the gaps between placed
-/// buffers that conflict with buffer `i` (buffers_conflict: intersecting lifetimes, or the
-/// problem's explicit conflicts under several streams), the smallest one that holds `size`;
-/// when none does, just above the highest of them. `size` and all offsets are multiples of the
-/// alignment, so the result is too.
-uint64_t best_fit_offset(const MemoryProblem& p, const std::vector<PlacedBuffer>& placed, uint64_t size, int i);
-
-/// Places the problem's buffers one by one in `order` with best fit; returns the plan.
+/// Places the problem's buffers one by one in `order` with best fit (Pisarchyk & Lee 2020,
+/// arXiv:2001.03288 §4.3): among the gaps between placed buffers that conflict with the next
+/// one (buffers_conflict: intersecting lifetimes, or the problem's explicit conflicts under
+/// several streams), the smallest that holds it; when none does, just above the highest of them.
+/// Returns the plan.
 ArenaPlan place_in_order(const MemoryProblem& p, const std::vector<int>& order, const std::string& name);
 
 }  // namespace ge::memory
