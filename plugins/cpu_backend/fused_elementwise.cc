@@ -132,9 +132,12 @@ class FusedElementwiseKernel final : public Kernel {
     // Per thread: one buffer per gathered input and per non-final instruction.
     size_t per_thread = prog_.size() - 1;
     for (Access a : access_) per_thread += a == Access::Gather;
-    scratch_.resize(threads_);
+    // A block holds at most min(kBlock, numel) elements, and only outputs of kParallelMin
+    // elements or more run on several threads (run()): small kernels get small, single buffers.
+    scratch_.resize(numel_ >= loops::kParallelMin ? threads_ : 1);
+    const size_t block = static_cast<size_t>(std::max<int64_t>(1, std::min(kBlock, numel_)));
     for (auto& s : scratch_)
-      for (size_t i = 0; i < per_thread; ++i) s.emplace_back(kBlock);
+      for (size_t i = 0; i < per_thread; ++i) s.emplace_back(block);
   }
 
   void run(KernelIO& io) override {
