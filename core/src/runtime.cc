@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <functional>
 #include <new>
+#include <sched.h>
 #include <unordered_map>
 
 #include "ge/core/profiler.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/kernel_delegate.h"
+#include "ge/sdk/log.h"
 #include "ge/sdk/stream_order.h"
 #include "stream_pool.h"
 
@@ -31,6 +33,7 @@ struct Executable::Impl {
   std::vector<std::vector<Task>> stream_tasks;
   std::unique_ptr<detail::StreamPool> pool;
   int streams = 1, intra_threads = 1;
+  int threads = 1;  ///< the whole budget: the streams' shares (stream_share) add up to it
   size_t aliases = 0;  // nodes executed as views of their input (no kernel)
   std::unordered_map<const Value*, Tensor> buffers;  // produced values: a view into the arena or their own buffer
   Tensor arena;  // one allocation for every value the memory stage planned (Graph::arena_bytes)
@@ -76,6 +79,21 @@ Tensor allocate_or_refuse(DataType dtype, const Shape& shape, Format format, uin
 }
 }  // namespace
 
+namespace {
+/// Threads of stream s when `budget` threads run `streams` streams: budget / streams, one more
+/// for the first budget % streams streams, so the shares add up to the budget.
+int stream_share(int budget, int streams, int s) {
+  return streams <= 1 ? budget : std::max(1, budget / streams + (s < budget % streams ? 1 : 0));
+}
+
+/// Cores this process may run on (sched_getaffinity), 0 when unknown.
+int available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+}  // namespace
+
 Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& env, ExecOptions opts)
     : graph_(std::move(graph)), impl_(std::make_unique<Impl>()) {
   Backend& backend = env.backend(opts.backend);
@@ -91,7 +109,16 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
     const int threads = std::max(1, opts.threads);
     if (threads >= g.schedule.streams && !opts.serialize_streams) impl_->streams = g.schedule.streams;
   }
-  impl_->intra_threads = std::max(1, opts.threads / impl_->streams);
+  // Exactly the threads asked for: stream s gets threads / S, and the first threads % S streams
+  // one more (4 threads on 3 streams: 2 + 1 + 1, not 3 × 1).
+  const int budget = std::max(1, opts.threads);
+  impl_->threads = budget;
+  impl_->intra_threads = std::max(1, budget / impl_->streams);
+  auto stream_threads = [budget, streams = impl_->streams](int s) { return stream_share(budget, streams, s); };
+  if (const int cores = available_cores(); cores > 0 && budget > cores)
+    log(LogLevel::Warn, "running " + std::to_string(budget) + " threads on " + std::to_string(cores) +
+                            " available cores oversubscribes them (threads share cores and wait on each "
+                            "other; --threads " + std::to_string(cores) + " or fewer runs faster)");
   std::unordered_map<const Value*, size_t> input_index;
   for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
   impl_->input_uses.resize(g.inputs().size());
@@ -155,7 +182,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
                              (def ? "-" + std::to_string(def->since_version) : "") + " (backends searched: " +
                              kernel_backends_searched(env.kernels, opts.backend) + ")" + (body ? "" : "; it has no ONNX function body to expand"));
     }
-    KernelBuildContext ctx{*n, g.opset(n->domain()), impl_->intra_threads};
+    KernelBuildContext ctx{*n, g.opset(n->domain()), stream_threads(impl_->streams > 1 ? n->stream : 0)};
     Impl::Step s{n, kd->factory(ctx), {}, {}};
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       const Value* v = n->input(i);
@@ -189,10 +216,11 @@ void Executable::build_streams(Backend& backend) {
     im.stream_tasks[rs][ri].records.push_back(e);
     im.stream_tasks[ws][wi].waits.push_back(e);
   }
-  const int intra = im.intra_threads;
-  // Each worker's OpenMP thread count is its share (omp_set_num_threads is per thread), so
-  // kernels that size their parallel regions from it do not oversubscribe the budget.
-  im.pool = std::make_unique<detail::StreamPool>(im.streams, ev.size(), [&backend, intra](int) { backend.set_threads(intra); });
+  // Each worker's OpenMP thread count is its stream's share (omp_set_num_threads is per thread),
+  // so kernels that size their parallel regions from it use the budget and no more.
+  im.pool = std::make_unique<detail::StreamPool>(im.streams, ev.size(), [&backend, budget = im.threads, streams = im.streams](int s) {
+    backend.set_threads(stream_share(budget, streams, s));
+  });
 }
 
 Executable::~Executable() = default;
