@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { HarnessError, GNU_TIME, nominalPeak, readJson, writeJsonAtomically } from './util.mjs';
+import { HarnessError, GNU_TIME, measuredPeak, readJson, writeJsonAtomically } from './util.mjs';
 import { runLatency, printLatency } from './latency.mjs';
 import { memoryRows, printMemory, runScaling, printScaling, runConformance, printConformance } from './sections.mjs';
 import { runSchedulers, printSchedulers } from './schedulers.mjs';
@@ -207,10 +207,12 @@ function main() {
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
     gecSource: gecOrig,
     conformanceDir: path.join(shared, 'onnx-node-tests', 'node'),
-    peak: nominalPeak(o.peakGflops),
+    peak: null,
     progress: (s) => process.stderr.write(`bench: ${s}\n`),
   };
   for (const m of ctx.models) m.slug = m.name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  ctx.progress('measuring the machine\'s peaks (gec calibrate --peaks)');
+  ctx.peak = measuredPeak(o.gec, Math.max(...o.threads, 1), work, o.peakGflops);
   if (o.sections.includes('latency') && ctx.models.length &&
       !fs.existsSync(path.join(o.ortDir, 'node_modules', 'onnxruntime-node'))) {
     throw new HarnessError(`onnxruntime-node is not installed in ${o.ortDir} (bench/run installs it; run that)`);
@@ -230,7 +232,15 @@ function main() {
   let failed = false;
 
   say(`GE bench — ${result.date}, git ${result.git ?? '-'}, ${ctx.peak.cpu}, ${os.cpus().length} CPUs`);
-  say(`peak: ${ctx.peak.per_core_gflops ? ctx.peak.per_core_gflops.toFixed(1) + ' GFLOP/s per thread' : '-'} — ${ctx.peak.source}`);
+  if (ctx.peak.per_threads) {
+    for (const [t, p] of Object.entries(ctx.peak.per_threads)) {
+      say(`peak at ${t} thread(s): ${p.gflops.toFixed(1)} GFLOP/s (MatMul sweep best ${p.gemm_gflops.toFixed(1)} at n=${p.gemm_n}, ` +
+          `FMA loop ${p.fma_gflops.toFixed(1)}), STREAM copy ${p.stream_copy_gbps.toFixed(1)} GB/s, triad ${p.stream_triad_gbps.toFixed(1)} GB/s`);
+    }
+    say(`peak source: ${ctx.peak.source}`);
+  } else {
+    say(`peak: ${ctx.peak.per_core_gflops ? ctx.peak.per_core_gflops.toFixed(1) + ' GFLOP/s per thread' : '-'} — ${ctx.peak.source}`);
+  }
   if (!GNU_TIME) say('peak RSS of GE: "-" (/usr/bin/time missing: install the Debian package "time")');
 
   if (o.sections.includes('latency')) {

@@ -3,7 +3,7 @@
 // machine does not favour one side), at each thread count.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runMeasured, lastLine, median, get, printTable, readJson, HarnessError } from './util.mjs';
+import { runMeasured, lastLine, median, get, printTable, readJson, HarnessError, peakAt } from './util.mjs';
 
 // GFLOP (2 × MAC) of one inference, from ../shared/models/README.md. A model missing here shows
 // "-" for GFLOP/s and % of peak.
@@ -127,7 +127,7 @@ function summarize(ctx, row) {
   };
   const gflop = MODEL_GFLOP[row.model.name] ?? null;
   const gflops = gflop !== null && ge.median_ms ? gflop / (ge.median_ms / 1000) : null;
-  const peak = ctx.peak.per_core_gflops ? ctx.peak.per_core_gflops * row.threads : null;
+  const peak = peakAt(ctx.peak, row.threads);
   return {
     model: row.model.name,
     file: row.model.file,

@@ -124,3 +124,43 @@ export function writeJsonAtomically(p, value) {
   fs.writeFileSync(p + '.tmp', JSON.stringify(value, null, 2) + '\n');
   fs.renameSync(p + '.tmp', p);
 }
+
+// Measured peaks of this host: `gec calibrate --peaks` (a MatMul sweep 128..2048 through GE's
+// kernels, an FMA-throughput loop and STREAM copy/triad, at 1 and maxThreads threads). The
+// arithmetic peak at T threads is the larger of the sweep's best GEMM and the FMA loop; the
+// memory peak the STREAM triad. Falls back to the nominal figure (labelled so) when gec cannot
+// measure; --peak-gflops / GE_BENCH_PEAK_GFLOPS still replaces everything.
+export function measuredPeak(gec, maxThreads, work, overridePerCore) {
+  const nominal = nominalPeak(overridePerCore);
+  if (overridePerCore) return nominal;
+  const out = path.join(work, 'peaks.json');
+  const r = spawnSync(gec, ['calibrate', '--peaks', '--threads', String(maxThreads), '-o', out], { encoding: 'utf8' });
+  const j = r.status === 0 ? readJson(out) : null;
+  if (!j || !Array.isArray(j.threads)) {
+    const why = (r.stderr || '').trim().split('\n').pop() || `exit ${r.status ?? r.signal}`;
+    return { ...nominal, source: `${nominal.source} — FALLBACK: gec calibrate --peaks failed (${why})` };
+  }
+  const perThreads = {};
+  for (const t of j.threads) {
+    perThreads[t.threads] = {
+      gflops: Math.max(t.gemm_gflops, t.fma_gflops), gemm_gflops: t.gemm_gflops, gemm_n: t.gemm_n,
+      fma_gflops: t.fma_gflops, stream_copy_gbps: t.stream_copy_gbps, stream_triad_gbps: t.stream_triad_gbps,
+      gemm_sweep: t.gemm_sweep,
+    };
+  }
+  return {
+    per_core_gflops: perThreads[1]?.gflops ?? null,
+    per_threads: perThreads,
+    cpu: j.cpu || nominal.cpu,
+    isa: j.isa,
+    nominal_per_core_gflops: nominal.per_core_gflops,
+    source: 'measured (gec calibrate --peaks: max of a MatMul sweep 128..2048 and an FMA loop, per thread count)',
+  };
+}
+
+/// The arithmetic peak (GFLOP/s) at `threads` threads: measured when that count was, else per core × threads.
+export function peakAt(peak, threads) {
+  const m = peak.per_threads?.[threads];
+  if (m) return m.gflops;
+  return peak.per_core_gflops ? peak.per_core_gflops * threads : null;
+}

@@ -137,8 +137,10 @@ int cmd_plugins(const CommonOptions& common);
 int cmd_plugin_options(const CommonOptions& common);
 /// `gec ops`: the registries' op types and versions, metadata and backends (cmd_ops.cc).
 int cmd_ops(const CommonOptions& common, const std::string& format);
-/// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc).
-int cmd_calibrate(const CommonOptions& common, const std::string& out_path);
+/// `gec calibrate`: measures the cost model's ceilings and caches them (cmd_calibrate.cc); with
+/// `peaks`, measures the machine's peaks instead (GEMM sweep, FMA loop, STREAM) and writes them
+/// to `out_path` as JSON when given.
+int cmd_calibrate(const CommonOptions& common, const std::string& out_path, bool peaks);
 
 /// `gec profile` options (main.cc binds them).
 struct ProfileOptions {

@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   calibrate->add_option("-o,--output", calib_out,
                         "Where to write (default: $GE_CALIBRATION, $XDG_CACHE_HOME/ge/calibration.json, ~/.cache/ge/calibration.json)");
   calibrate->add_option("--threads", common.threads, "Threads of the multi-thread measurements (default: all cores)");
+  bool calib_peaks = false;
+  calibrate->add_flag("--peaks", calib_peaks,
+                      "Measure the machine's peaks instead (MatMul sweep 128..2048, FMA loop, STREAM copy/triad) at 1 "
+                      "and --threads threads; -o writes them as JSON (nothing is cached)");
   calibrate->add_option("--manifest", common.manifest, "Deployment manifest (TOML); default: the installed default.toml");
 
   std::string conf_dir;
@@ -150,7 +154,7 @@ int main(int argc, char** argv) {
     if (compare->parsed()) return gec::cmd_compare(model, common, cmp_a, cmp_b, cmp_inputs, cmp_threshold, cmp_fail);
     if (plugins->parsed()) return plugin_options ? gec::cmd_plugin_options(common) : gec::cmd_plugins(common);
     if (ops->parsed()) return gec::cmd_ops(common, ops_format);
-    if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out);
+    if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out, calib_peaks);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);

@@ -17,9 +17,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
+#include <immintrin.h>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "ge/core/calibration.h"
 #include "ge/core/importer.h"
@@ -207,6 +210,118 @@ std::string fmt(const char* f, ...) {
   return buf;
 }
 
+// ---- machine peaks (measure_peaks) ------------------------------------------------------------
+
+/// Runs fn(t) on `threads` threads released together; returns the wall seconds until all ended.
+double run_threads(int threads, const std::function<void(int)>& fn) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool go = false;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      {
+        std::unique_lock<std::mutex> lk(m);
+        cv.wait(lk, [&] { return go; });
+      }
+      fn(t);
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // every thread waiting
+  auto t0 = Clock::now();
+  {
+    std::lock_guard<std::mutex> lk(m);
+    go = true;
+  }
+  cv.notify_all();
+  for (auto& th : pool) th.join();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// FMA throughput: 12 independent accumulator chains (more than FMA latency × FMA pipes on
+// current x86 cores, so the pipes, not the dependency chains, bound the loop), the widest vector
+// the CPU has. FLOP per iteration: 12 chains × lanes × 2.
+constexpr int kChains = 12;
+constexpr int64_t kFmaIterations = 20'000'000;
+
+__attribute__((target("avx512f"))) float fma_loop_avx512(int64_t iters) {
+  __m512 acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = _mm512_set1_ps(1.0f + 1e-3f * static_cast<float>(c));
+  const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
+  for (int64_t i = 0; i < iters; ++i)
+    for (int c = 0; c < kChains; ++c) acc[c] = _mm512_fmadd_ps(acc[c], a, b);
+  float sum = 0;
+  alignas(64) float lanes[16];
+  for (int c = 0; c < kChains; ++c) {
+    _mm512_store_ps(lanes, acc[c]);
+    for (float l : lanes) sum += l;
+  }
+  return sum;
+}
+
+__attribute__((target("avx2,fma"))) float fma_loop_avx2(int64_t iters) {
+  __m256 acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = _mm256_set1_ps(1.0f + 1e-3f * static_cast<float>(c));
+  const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
+  for (int64_t i = 0; i < iters; ++i)
+    for (int c = 0; c < kChains; ++c) acc[c] = _mm256_fmadd_ps(acc[c], a, b);
+  float sum = 0;
+  alignas(32) float lanes[8];
+  for (int c = 0; c < kChains; ++c) {
+    _mm256_store_ps(lanes, acc[c]);
+    for (float l : lanes) sum += l;
+  }
+  return sum;
+}
+
+/// GFLOP/s of the FMA loop on `threads` threads (best of 3).
+double fma_gflops(int threads, bool avx512) {
+  const int lanes = avx512 ? 16 : 8;
+  double best = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    std::vector<float> sink(static_cast<size_t>(threads));
+    const double s = run_threads(threads, [&](int t) {
+      sink[static_cast<size_t>(t)] = avx512 ? fma_loop_avx512(kFmaIterations) : fma_loop_avx2(kFmaIterations);
+    });
+    if (sink[0] == 42.f) std::fprintf(stderr, " ");  // keeps the result alive
+    best = std::max(best, 2.0 * kChains * lanes * static_cast<double>(kFmaIterations) * threads / s / 1e9);
+  }
+  return best;
+}
+
+/// STREAM copy and triad (McCalpin, "STREAM: Sustainable Memory Bandwidth in High Performance
+/// Computers", www.cs.virginia.edu/stream): arrays of 2^24 floats (64 MiB each, far above the
+/// last-level cache), each thread on its own slice, first touched by that thread; best of 5.
+/// Bytes as STREAM counts them: copy 2 × 4 × n, triad 3 × 4 × n.
+std::pair<double, double> stream_gbps(int threads) {
+  const size_t n = size_t{1} << 24;
+  std::unique_ptr<float[]> a(new float[n]), b(new float[n]), c(new float[n]);
+  auto slice = [&](int t) { return std::pair<size_t, size_t>{n * t / threads, n * (t + 1) / threads}; };
+  run_threads(threads, [&](int t) {
+    auto [lo, hi] = slice(t);
+    for (size_t i = lo; i < hi; ++i) a[i] = 1.0f, b[i] = 2.0f, c[i] = 0.0f;
+  });
+  double copy = 0, triad = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    const double sc = run_threads(threads, [&](int t) {
+      auto [lo, hi] = slice(t);
+      float* __restrict cc = c.get();
+      const float* __restrict aa = a.get();
+      for (size_t i = lo; i < hi; ++i) cc[i] = aa[i];
+    });
+    const double st = run_threads(threads, [&](int t) {
+      auto [lo, hi] = slice(t);
+      float* __restrict aa = a.get();
+      const float* __restrict bb = b.get();
+      const float* __restrict cc = c.get();
+      for (size_t i = lo; i < hi; ++i) aa[i] = bb[i] + 3.0f * cc[i];
+    });
+    copy = std::max(copy, 2.0 * 4 * static_cast<double>(n) / sc / 1e9);
+    triad = std::max(triad, 3.0 * 4 * static_cast<double>(n) / st / 1e9);
+  }
+  if (a[n / 2] == 42.f) std::fprintf(stderr, " ");
+  return {copy, triad};
+}
+
 }  // namespace
 
 MachineCeilings measure_ceilings(const Environment& env, const CalibrateOptions& o) {
@@ -340,6 +455,43 @@ MachineCeilings measure_ceilings(const Environment& env, const CalibrateOptions&
   for (auto& [cls, v] : per_class_nt) c.efficiency_nt[cls] = median_clamped(v);
   c.calibrated = true;
   return c;
+}
+
+}  // namespace ge::core
+
+namespace ge::core {
+
+std::vector<int64_t> peak_gemm_sizes() {
+  // From 128 to 2048, each about 1.3 × the one before (multiples of 16).
+  return {128, 160, 208, 272, 352, 464, 608, 784, 1024, 1328, 1728, 2048};
+}
+
+MachinePeaks measure_peaks(const Environment& env, const CalibrateOptions& o) {
+  MachinePeaks p;
+  p.threads = std::max(1, o.threads);
+  p.isa = __builtin_cpu_supports("avx512f") ? "avx512f" : __builtin_cpu_supports("avx2") ? "avx2" : "";
+  if (p.isa.empty()) throw Error("measuring peaks needs AVX2 or AVX-512 (the FMA loop's instructions)");
+  auto say = [&](const std::string& s) { if (o.progress) o.progress(s); };
+  std::vector<int> counts{1};
+  if (p.threads > 1) counts.push_back(p.threads);
+  for (int t : counts) {
+    MachinePeaks::PerThreads r;
+    r.threads = t;
+    for (int64_t n : peak_gemm_sizes()) {
+      const double us = time_graph(single_op("MatMul", {{n, n}}, {{n, n}}), env, t, "O2", false, "", false, o.budget_s).us;
+      const double gf = 2.0 * static_cast<double>(n) * n * n / (us * 1e3);
+      r.gemm.push_back({n, gf});
+      if (gf > r.gemm_gflops) r.gemm_gflops = gf, r.gemm_size = n;
+    }
+    r.fma_gflops = fma_gflops(t, p.isa == "avx512f");
+    std::tie(r.copy_gbps, r.triad_gbps) = stream_gbps(t);
+    say(fmt("  %d thread(s): GEMM peak %.1f GFLOP/s (MatMul %lldx%lldx%lld), FMA loop %.1f GFLOP/s (%s), "
+            "STREAM copy %.1f GB/s, triad %.1f GB/s",
+            t, r.gemm_gflops, static_cast<long long>(r.gemm_size), static_cast<long long>(r.gemm_size),
+            static_cast<long long>(r.gemm_size), r.fma_gflops, p.isa.c_str(), r.copy_gbps, r.triad_gbps));
+    p.per_threads.push_back(std::move(r));
+  }
+  return p;
 }
 
 }  // namespace ge::core

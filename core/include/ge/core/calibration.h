@@ -13,9 +13,11 @@
 // mem_gbps_nt, launch_us, event_us, efficiency {class: fraction}, plus "machine" (CPU model) and
 // "date" for people. Missing file → MachineCeilings' defaults with calibrated = false.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ge/sdk/cost_model.h"
 
@@ -43,6 +45,33 @@ struct CalibrateOptions {
 /// Measures the ceilings on single-op graphs run through `env`'s pipeline and cpu kernels
 /// (calibrated = true; source left empty). Throws ge::Error when a benchmark cannot run.
 MachineCeilings measure_ceilings(const Environment& env, const CalibrateOptions& o);
+
+/// The machine's measured peaks (`gec calibrate --peaks`; the bench's "% peak" divides by
+/// them): per thread count (1 and CalibrateOptions::threads),
+/// - gemm: GFLOP/s (2·n³ / time) of a square fp32 MatMul n×n · n×n (constant B) through the
+///   pipeline and the cpu kernels, for each n of peak_gemm_sizes(); gemm_gflops is the maximum;
+/// - fma_gflops: an FMA-throughput loop (12 independent chains of the widest FMA, `isa`), on
+///   `threads` threads at once — the arithmetic ceiling the GEMM is judged against;
+/// - copy_gbps / triad_gbps: STREAM copy and triad over 64 MiB arrays (McCalpin's byte counts).
+/// Best of several runs each; budget_s per GEMM shape. Throws ge::Error without AVX2.
+struct MachinePeaks {
+  struct GemmPoint {
+    int64_t n = 0;
+    double gflops = 0;
+  };
+  struct PerThreads {
+    int threads = 1;
+    std::vector<GemmPoint> gemm;
+    double gemm_gflops = 0;
+    int64_t gemm_size = 0;  ///< the n of the maximum
+    double fma_gflops = 0, copy_gbps = 0, triad_gbps = 0;
+  };
+  int threads = 1;
+  std::string isa;  ///< "avx512f" or "avx2"
+  std::vector<PerThreads> per_threads;
+};
+std::vector<int64_t> peak_gemm_sizes();
+MachinePeaks measure_peaks(const Environment& env, const CalibrateOptions& o);
 
 /// The cost model an environment starts with: the cached calibration when there is one (or the
 /// defaults when GE_CALIBRATION names a missing file); otherwise a model that runs
