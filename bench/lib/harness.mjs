@@ -28,7 +28,7 @@ const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
   --scaling-kinds "..."   ${SCALING_KINDS.join(' ')} or all (default mixed)
   --conformance-filter S  only conformance cases whose name contains S (repeatable)
   --soc-version NAME      Ascend platform of the ascend section (default Ascend910A; plugins/ascend_backend/platforms)
-  --peak-gflops X         per-core fp32 peak in GFLOP/s (default: nominal, from the CPU; see README)
+  --peak-gflops X         per-core fp32 peak in GFLOP/s (default: measured by gec calibrate --peaks; see README)
   --out FILE              results file (default bench/results/latest.json; the old one becomes previous.json)
   --gec PATH              gec binary (default build/bin/gec, or \$GE_GEC)
   --no-snapshot           run gec from the build tree itself (default: from a private copy of its
