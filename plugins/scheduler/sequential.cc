@@ -22,17 +22,20 @@ std::vector<Node*> greedy_memory_order(const Graph& g) {
   std::unordered_map<const Node*, size_t> pos, missing;
   std::unordered_map<const Value*, size_t> readers;
   for (size_t i = 0; i < nodes.size(); ++i) pos[nodes[i]] = i;
+  std::unordered_map<const Node*, size_t> mark;  // last stamp a node was counted under
+  mark.reserve(nodes.size());
   for (Node* n : nodes) {
     size_t m = 0;
-    std::unordered_set<const Node*> seen;
+    const size_t stamp = pos[n] + 1;  // distinct producers counted once, without a set per node
     for (const Value* v : n->inputs())
       if (v && v->producer()) {
         ++readers[v];
-        if (seen.insert(v->producer()).second) ++m;
+        if (size_t& s = mark[v->producer()]; s != stamp) s = stamp, ++m;
       }
     missing[n] = m;
   }
   std::vector<Node*> ready, order;
+  std::vector<std::pair<const Value*, size_t>> reads;
   for (Node* n : nodes)
     if (missing[n] == 0) ready.push_back(n);
   order.reserve(nodes.size());
@@ -45,9 +48,13 @@ std::vector<Node*> greedy_memory_order(const Graph& g) {
       int64_t score = 0;
       for (const Value* o : n->outputs())
         if (o) score += static_cast<int64_t>(o->nbytes());
-      std::unordered_map<const Value*, size_t> reads;
+      reads.clear();  // (input, reads by this node), few per node
       for (const Value* v : n->inputs())
-        if (v && v->producer()) ++reads[v];
+        if (v && v->producer()) {
+          auto it = std::find_if(reads.begin(), reads.end(), [v](auto& e) { return e.first == v; });
+          if (it == reads.end()) reads.emplace_back(v, 1);
+          else ++it->second;
+        }
       for (auto& [v, k] : reads)
         if (readers.at(v) == k && !v->is_graph_output()) score -= static_cast<int64_t>(v->nbytes());
       if (r == 0 || score < best_score || (score == best_score && pos[n] < pos[ready[best]])) best = r, best_score = score;
@@ -57,11 +64,14 @@ std::vector<Node*> greedy_memory_order(const Graph& g) {
     order.push_back(n);
     for (const Value* v : n->inputs())
       if (v && v->producer()) --readers[v];
-    std::unordered_set<const Node*> released;
+    const size_t stamp = nodes.size() + order.size();  // consumers released once each, as above
     for (const Value* o : n->outputs())
       if (o)
         for (const Use& u : o->uses())
-          if (released.insert(u.node).second && --missing[u.node] == 0) ready.push_back(u.node);
+          if (size_t& s = mark[u.node]; s != stamp) {
+            s = stamp;
+            if (--missing[u.node] == 0) ready.push_back(u.node);
+          }
   }
   return order;
 }
