@@ -202,5 +202,33 @@ TEST(OnnxValidation, LayerNormalizationAxisOutOfRangeDoesNotReachOnnxInference) 
   EXPECT_EQ(graph->num_nodes(), 1u);
 }
 
+// onnx's version converter (run for opsets below 7) builds onnx's IR first, which writes through a
+// null value for a graph output nothing defines and has no graph below ir_version 2: refused
+// before the converter runs (fuzz findings: tests/fuzz/regressions/onnx_import/).
+TEST(OnnxValidation, ModelForTheVersionConverterIsCheckedFirst) {
+  TempDir d;
+  onnx::TensorProto w = weight();
+  w.add_float_data(1), w.add_float_data(2);
+  onnx::ModelProto m = add_model(w);
+  m.mutable_opset_import(0)->set_version(6);
+  m.mutable_graph()->mutable_output(0)->set_name("z");
+  const std::string path = save(m, d.model() / "old.onnx");
+  EXPECT_EQ(load_error(path), "model file '" + path + "': graph output 'z' is not produced by any node");
+  m.mutable_graph()->mutable_output(0)->set_name("y");
+  m.set_ir_version(1);
+  const std::string path1 = save(m, d.model() / "ir1.onnx");
+  EXPECT_EQ(load_error(path1), "model file '" + path1 +
+                                   "' has ir_version 1; onnx's version converter (needed for opset 6) reads 2 and later");
+  // ir_version 3: an initializer is not a value of its own (onnx/docs/IR.md), so not an output.
+  m.set_ir_version(3);
+  m.mutable_graph()->mutable_output(0)->set_name("w");
+  const std::string path3 = save(m, d.model() / "ir3.onnx");
+  EXPECT_EQ(load_error(path3), "model file '" + path3 + "': graph output 'w' is not produced by any node");
+  // The same model, well formed, converts and loads.
+  m.set_ir_version(8);
+  m.mutable_graph()->mutable_output(0)->set_name("y");
+  EXPECT_EQ(load_error(save(m, d.model() / "ok.onnx")), "");
+}
+
 }  // namespace
 }  // namespace ge
