@@ -44,6 +44,21 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
   if (v > kMaxOpset)
     throw UnsupportedError("model file '" + path + "' uses ai.onnx opset " + std::to_string(v) + "; " + range +
                            " (onnx 1.12's version converter cannot convert down from a newer opset)");
+  // The converter first builds onnx's IR of the model (ImportModelProto, onnx/common/
+  // ir_pb_converter.cc), which returns no graph below ir_version 2 and writes through a null value
+  // for a graph output that nothing defines (initializers define values from ir_version 4 on);
+  // the converter then dereferences both. Refused here as GE's import below would refuse them.
+  if (model.ir_version() < 2)
+    throw InvalidGraphError("model file '" + path + "' has ir_version " + std::to_string(model.ir_version()) +
+                            "; onnx's version converter (needed for opset " + std::to_string(v) + ") reads 2 and later");
+  std::set<std::string> defined;
+  for (auto& vi : model.graph().input()) defined.insert(vi.name());
+  if (model.ir_version() >= 4)
+    for (auto& t : model.graph().initializer()) defined.insert(t.name());
+  for (auto& n : model.graph().node()) defined.insert(n.output().begin(), n.output().end());
+  for (auto& vi : model.graph().output())
+    if (!defined.count(vi.name()))
+      throw InvalidGraphError("model file '" + path + "': graph output '" + vi.name() + "' is not produced by any node");
   try {
     model = onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "ge/core/file_io.h"
 #include "ge/core/onnx_frontend.h"
@@ -156,6 +157,26 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
     if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
       rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
   for (const auto& t : m.graph().initializer()) rank[t.name()] = t.dims_size();
+  // onnx 1.12 hands an op's inference function a null type for an input that no graph input,
+  // initializer or earlier node defines, and some dereference it (EyeLike's propagateShape).
+  // GE's import refuses such a graph itself; subgraphs (control flow, which GE refuses too) would
+  // need the same walk with their outer scope.
+  std::set<std::string> defined;
+  for (const auto& vi : m.graph().input()) defined.insert(vi.name());
+  for (const auto& t : m.graph().initializer()) defined.insert(t.name());
+  for (const auto& n : m.graph().node()) {
+    for (const auto& in : n.input()) {
+      if (in.empty() || defined.count(in)) continue;
+      if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") reads '" + in + "', which no graph input, initializer or earlier node defines";
+      return false;
+    }
+    for (const auto& a : n.attribute()) {
+      if (!a.has_g() && a.graphs_size() == 0) continue;
+      if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") has a subgraph attribute '" + a.name() + "'";
+      return false;
+    }
+    defined.insert(n.output().begin(), n.output().end());
+  }
   for (const auto& n : m.graph().node()) {
     if (n.op_type() != "LayerNormalization" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
     // onnx 1.12's LayerNormalization inference indexes the input's dims by `axis` without a

@@ -3,6 +3,8 @@
 #include "offline_model.h"
 
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <utility>
 
 #include "ge/sdk/error.h"
 
@@ -17,15 +19,37 @@ std::string format_str(int f) {
   return std::string(format_name(static_cast<Format>(f)));
 }
 
+/// An integer JSON value as T. nlohmann's get<integer>() converts a float or an out-of-range
+/// integer with a plain cast (a float outside T's range is undefined behaviour, C++20
+/// [conv.fpint]): an integer field must hold an integer that T represents.
+template <class T>
+T integer(const Json& v, const std::string& path) {
+  if (!v.is_number_integer())
+    throw Error("offline model: " + path + " is not an integer (" + std::string(v.type_name()) + ")");
+  const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<uint64_t>()) : std::in_range<T>(v.get<int64_t>());
+  if (!fits) throw Error("offline model: " + path + " is out of range (" + v.dump() + ")");
+  return v.is_number_unsigned() ? static_cast<T>(v.get<uint64_t>()) : static_cast<T>(v.get<int64_t>());
+}
+
 /// A field of `j`, converted to T; a missing or mistyped field is an error naming its path.
 template <class T>
 T field(const Json& j, const char* key, const std::string& where) {
   auto it = j.find(key);
   if (it == j.end()) throw Error("offline model: " + where + "." + key + " is missing");
-  try {
-    return it->template get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw Error("offline model: " + where + "." + key + " has the wrong type (" + it->type_name() + ")");
+  const std::string path = where + "." + key;
+  if constexpr (std::is_integral_v<T>) {
+    return integer<T>(*it, path);
+  } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+    if (!it->is_array()) throw Error("offline model: " + path + " is not an array (" + std::string(it->type_name()) + ")");
+    T out;
+    for (size_t i = 0; i < it->size(); ++i) out.push_back(integer<int64_t>((*it)[i], path + "[" + std::to_string(i) + "]"));
+    return out;
+  } else {
+    try {
+      return it->template get<T>();
+    } catch (const nlohmann::json::exception&) {
+      throw Error("offline model: " + path + " has the wrong type (" + it->type_name() + ")");
+    }
   }
 }
 

@@ -60,7 +60,7 @@ std::vector<OpInfo> parse_ops_info(const std::string& text, const std::string& o
     for (const auto& [k, v] : *t) {
       static const char* known[] = {"op_type", "domain", "engine", "problem", "vector_ops", "vector_ops_per_optional_input",
                                     "streamed_inputs", "reads_output_only", "index_inputs"};
-      if (std::none_of(std::begin(known), std::end(known), [&](const char* s) { return k.str() == s; }))
+      if (std::none_of(std::begin(known), std::end(known), [&key = k](const char* s) { return key.str() == s; }))
         bad(origin, v, "unknown key '" + std::string(k.str()) + "' in [[op]]");
     }
     info.op_type = *str("op_type", true);

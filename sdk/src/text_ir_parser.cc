@@ -132,23 +132,58 @@ class Parser : text_ir::Lexer {
     return v;
   }
 
-  // Parses `[e0,e1,...]` into t's elements, each in t's dtype.
-  void elements(Tensor& t) {
+  // Zero-filled data (a `const` without elements, a `tensor<...>` attribute) has no bytes of the
+  // text behind it; text_ir.h bounds it per text so that a mistyped shape cannot ask for gigabytes.
+  static constexpr uint64_t kMaxZeroFilledBytes = uint64_t{1} << 30;
+  uint64_t zero_filled_ = 0;
+
+  // Bytes of a tensor of type t (padding of blocked formats included), or an error at p.
+  uint64_t bytes_of(const Type& t, Pos p, const std::string& what) {
+    try {
+      return static_cast<uint64_t>(format_storage_numel(t.shape.dims(), t.format)) * dtype_size(t.dtype);
+    } catch (const Error& e) {
+      fail_at(p, what + ": " + e.what());
+    }
+  }
+  Tensor zero_filled(const Type& t, Pos p, const std::string& what) {
+    uint64_t bytes = bytes_of(t, p, what);
+    if (bytes > kMaxZeroFilledBytes - zero_filled_)
+      fail_at(p, what + " (" + std::string(dtype_name(t.dtype)) + t.shape.str() + ") would be zero-filled with " +
+                     std::to_string(bytes) + " bytes; a text zero-fills at most " + std::to_string(kMaxZeroFilledBytes) +
+                     " bytes in all (" + std::to_string(zero_filled_) + " before this line)");
+    zero_filled_ += bytes;
+    return Tensor::allocate(t.dtype, t.shape, t.format);
+  }
+
+  // Parses `[e0,e1,...]` into a tensor of type t, each element in t's dtype. The elements are read
+  // before the tensor is allocated: its size is then bounded by the text's.
+  Tensor elements(const Type& t, const std::string& what) {
     Pos start = here();
+    int64_t numel = 0;
+    try {
+      numel = t.shape.numel();
+    } catch (const Error& e) {
+      fail_at(start, what + ": " + e.what());
+    }
     expect('[', "'[' starting the constant's elements");
-    int64_t n = 0;
+    std::vector<std::pair<std::string_view, Pos>> toks;
     if (!eat(']')) {
       do {
         Pos p = here();
-        std::string_view tok = run_of(is_number_char);
-        if (n < t.numel() && !store(t, n, tok)) fail_at(p, "expected a " + std::string(dtype_name(t.dtype())) + " element, got '" + std::string(tok) + "'");
-        ++n;
+        toks.emplace_back(run_of(is_number_char), p);
       } while (eat(','));
       expect(']', "',' or ']' in the elements");
     }
-    if (n != t.numel())
-      fail_at(start, "expected " + std::to_string(t.numel()) + " elements for " + std::string(dtype_name(t.dtype())) +
-           t.shape().str() + ", got " + std::to_string(n));
+    const auto n = static_cast<int64_t>(toks.size());
+    if (n != numel)
+      fail_at(start, "expected " + std::to_string(numel) + " elements for " + std::string(dtype_name(t.dtype)) +
+           t.shape.str() + ", got " + std::to_string(n));
+    bytes_of(t, start, what);  // a blocked format's padding must stay in range too
+    Tensor out = Tensor::allocate(t.dtype, t.shape, t.format);
+    for (int64_t k = 0; k < n; ++k)
+      if (!store(out, k, toks[k].first))
+        fail_at(toks[k].second, "expected a " + std::string(dtype_name(t.dtype)) + " element, got '" + std::string(toks[k].first) + "'");
+    return out;
   }
   static bool store(Tensor& t, int64_t i, std::string_view tok) {
     float f;
@@ -180,7 +215,7 @@ class Parser : text_ir::Lexer {
     if (tok == "tensor" && eat('<')) {
       Type t = type();
       expect('>', "'>' closing the tensor type");
-      return Tensor::allocate(t.dtype, t.shape, t.format);
+      return zero_filled(t, p, "tensor attribute");
     }
     std::optional<AttrValue> v = number(tok);
     if (!v) {
@@ -265,13 +300,18 @@ class Parser : text_ir::Lexer {
     if (kw == "input") {
       g_->mark_input(typed_definition());
     } else if (kw == "const") {
+      Pos p = here();
       Value* v = typed_definition();
-      Tensor t = Tensor::allocate(v->dtype, v->shape, v->format);
+      const Type t{.dtype = v->dtype, .shape = v->shape, .format = v->format};
+      const std::string what = "constant '%" + v->name() + "'";
+      Tensor data;
       if (eat('=')) {
         if (v->dtype == DataType::String) fail("string constants have no element syntax");
-        elements(t);
+        data = elements(t, what);
+      } else {
+        data = zero_filled(t, p, what);
       }
-      v->data = std::make_shared<const Tensor>(std::move(t));
+      v->data = std::make_shared<const Tensor>(std::move(data));
     } else if (kw == "output") {
       Pos vp = here();
       std::string n = value_name();

@@ -397,5 +397,42 @@ TEST(AscendOfflineModel, JsonRoundTripKeepsEveryField) {
   }
 }
 
+// An integer field holds an integer in its type's range: nlohmann's conversion alone casts a float
+// (undefined behaviour past the range) or a too-large integer silently (a fuzz finding:
+// tests/fuzz/regressions/om_section/).
+TEST(AscendOfflineModel, IntegerFieldsRefuseFloatsAndOutOfRangeValues) {
+  OfflineModel m;
+  m.soc_version = "Ascend310";
+  m.streams = 1;
+  Task k;
+  k.node = "a";
+  k.op_type = "Relu";
+  k.engine = "vector";
+  k.block_dim = 1;
+  k.tiling = {4};
+  k.inputs = {{"x", 0, 1024, static_cast<int>(Format::ND)}};
+  k.outputs = {{"y", 1024, 1024, static_cast<int>(Format::ND)}};
+  m.tasks = {k};
+  const std::string json = to_json(m);
+  auto refusal = [&](const std::string& from, const std::string& to) {
+    std::string j = json;
+    const size_t at = j.find(from);
+    if (at == std::string::npos) return "'" + from + "' not in " + json;
+    j.replace(at, from.size(), to);
+    try {
+      offline_model_from_json(j);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(loads)");
+  };
+  EXPECT_EQ(refusal("\"bytes\":1024", "\"bytes\":1E24"), "offline model: tasks[0].inputs[0].bytes is not an integer (number)");
+  EXPECT_EQ(refusal("\"bytes\":1024", "\"bytes\":1024.5"), "offline model: tasks[0].inputs[0].bytes is not an integer (number)");
+  EXPECT_EQ(refusal("\"streams\":1", "\"streams\":4294967297"), "offline model: om.streams is out of range (4294967297)");
+  EXPECT_EQ(refusal("\"weights_bytes\":0", "\"weights_bytes\":-1"), "offline model: om.weights_bytes is out of range (-1)");
+  EXPECT_EQ(refusal("\"tiling\":[4]", "\"tiling\":[4.0]"), "offline model: tasks[0].tiling[0] is not an integer (number)");
+  EXPECT_EQ(refusal("\"streams\":1", "\"streams\":1"), "(loads)");
+}
+
 }  // namespace
 }  // namespace ge::ascend

@@ -13,6 +13,7 @@
 
 #include "ge/core/onnx_frontend.h"
 #include "ge/sdk/error.h"
+#include "ge/sdk/verifier.h"
 
 namespace ge {
 namespace {
@@ -200,6 +201,58 @@ TEST(OnnxValidation, LayerNormalizationAxisOutOfRangeDoesNotReachOnnxInference) 
   a->set_name("axis"), a->set_type(onnx::AttributeProto::INT), a->set_i(-7);
   auto graph = core::make_onnx_frontend()->load(save(m, d.model() / "ln.onnx"), {});
   EXPECT_EQ(graph->num_nodes(), 1u);
+}
+
+// onnx's version converter (run for opsets below 7) builds onnx's IR first, which writes through a
+// null value for a graph output nothing defines and has no graph below ir_version 2: refused
+// before the converter runs (fuzz findings: tests/fuzz/regressions/onnx_import/).
+TEST(OnnxValidation, ModelForTheVersionConverterIsCheckedFirst) {
+  TempDir d;
+  onnx::TensorProto w = weight();
+  w.add_float_data(1), w.add_float_data(2);
+  onnx::ModelProto m = add_model(w);
+  m.mutable_opset_import(0)->set_version(6);
+  m.mutable_graph()->mutable_output(0)->set_name("z");
+  const std::string path = save(m, d.model() / "old.onnx");
+  EXPECT_EQ(load_error(path), "model file '" + path + "': graph output 'z' is not produced by any node");
+  m.mutable_graph()->mutable_output(0)->set_name("y");
+  m.set_ir_version(1);
+  const std::string path1 = save(m, d.model() / "ir1.onnx");
+  EXPECT_EQ(load_error(path1), "model file '" + path1 +
+                                   "' has ir_version 1; onnx's version converter (needed for opset 6) reads 2 and later");
+  // ir_version 3: an initializer is not a value of its own (onnx/docs/IR.md), so not an output.
+  m.set_ir_version(3);
+  m.mutable_graph()->mutable_output(0)->set_name("w");
+  const std::string path3 = save(m, d.model() / "ir3.onnx");
+  EXPECT_EQ(load_error(path3), "model file '" + path3 + "': graph output 'w' is not produced by any node");
+  // The same model, well formed, converts and loads.
+  m.set_ir_version(8);
+  m.mutable_graph()->mutable_output(0)->set_name("y");
+  EXPECT_EQ(load_error(save(m, d.model() / "ok.onnx")), "");
+}
+
+// onnx 1.12's inference hands EyeLike's function a null type for an input nothing defines, which
+// it dereferences: such a graph skips onnx's inference and meets GE's own refusal (fuzz findings:
+// tests/fuzz/regressions/onnx_import/, onnx_proto/).
+TEST(OnnxValidation, UndefinedNodeInputDoesNotReachOnnxInference) {
+  TempDir d;
+  onnx::ModelProto m = add_model(weight());
+  m.mutable_opset_import(0)->set_version(9);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->clear_initializer();
+  onnx::NodeProto* n = g->mutable_node(0);
+  n->set_op_type("EyeLike");
+  n->clear_input();
+  n->add_input("nowhere");
+  // The frontend loads it (a dangling value, as for any undefined name); the verifier refuses it.
+  auto graph = core::make_onnx_frontend()->load(save(m, d.model() / "eye.onnx"), {});
+  try {
+    verify_graph_or_throw(*graph);
+    ADD_FAILURE() << "an undefined node input must be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "graph 'add' is invalid: node 'EyeLike_1' (EyeLike): input 'nowhere' is never produced (dangling input)");
+  }
 }
 
 }  // namespace

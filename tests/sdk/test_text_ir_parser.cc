@@ -131,6 +131,31 @@ TEST(TextIrParser, ConstantWithoutElementsIsZeroFilled) {
   EXPECT_EQ(w->data->to_double_vector(), (std::vector<double>{0, 0, 0, 0}));
 }
 
+// The zero-filled data of a text (constants without elements, tensor<...> attributes) has no
+// bytes of the text behind it: at most 2^30 bytes in all (text_ir_parser.cc), so that a mistyped
+// shape fails on its line instead of asking for gigabytes (a fuzz finding:
+// tests/fuzz/regressions/text_ir/).
+TEST(TextIrParser, ZeroFilledDataPastTheLimitNamesTheLineAndTheBytes) {
+  EXPECT_EQ(parse_error("graph g {\n  const %w: f32[99999994,3,3,3]\n}\n"),
+            "<text>:2:9: constant '%w' (f32[99999994,3,3,3]) would be zero-filled with 10799999352 bytes; a text "
+            "zero-fills at most 1073741824 bytes in all (0 before this line)");
+  EXPECT_EQ(parse_error("graph g {\n  const %a: f32[200000000]\n  const %b: u8[300000000]\n}\n"),
+            "<text>:3:9: constant '%b' (u8[300000000]) would be zero-filled with 300000000 bytes; a text "
+            "zero-fills at most 1073741824 bytes in all (800000000 before this line)");
+  EXPECT_EQ(parse_error("graph g {\n  input %x: f32[1]\n  %y: f32[1] = Relu(%x) {t=tensor<i64[1099511627776]>}\n}\n"),
+            "<text>:3:28: tensor attribute (i64[1099511627776]) would be zero-filled with 8796093022208 bytes; a "
+            "text zero-fills at most 1073741824 bytes in all (0 before this line)");
+  EXPECT_EQ(parse_error("graph g {\n  const %w: f32[4294967296,4294967296]\n}\n"),
+            "<text>:2:9: constant '%w': shape [4294967296,4294967296] has more than 2^59 elements");
+  // Elements given in the text are bounded by it: counted before anything is allocated.
+  EXPECT_EQ(parse_error("graph g {\n  const %w: f32[99999994,3,3,3] = [1]\n}\n"),
+            "<text>:2:35: expected 2699999838 elements for f32[99999994,3,3,3], got 1");
+  // Up to the limit the data are there, zero.
+  auto g = parse_graph("graph g {\n  const %a: u8[1073741823]\n  const %b: u8[1]\n  output %b\n}\n");
+  EXPECT_EQ(g->find_value("b")->data->to_double_vector(), (std::vector<double>{0}));
+  EXPECT_EQ(g->find_value("a")->data->nbytes(), size_t{1073741823});
+}
+
 TEST(TextIrParser, RoundTripsNamesThatNeedQuotes) {
   const std::string text =
       "graph \"my graph\" {\n"
