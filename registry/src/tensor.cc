@@ -58,7 +58,9 @@ void infer_reshape(InferContext& ctx) {
         ctx.fail("shape [" + join(spec) + "] copies dim " + std::to_string(i) + " of " + x.str());
       y[i] = x[i];
     }
-    known *= y[i];
+    // Shape's own bound (sdk/src/types.cc: at most 2^59 elements), checked before it overflows.
+    if (__builtin_mul_overflow(known, y[i], &known) || known > (int64_t{1} << 59))
+      ctx.fail("shape [" + join(spec) + "] has more than 2^59 elements");
   }
   if (infer_at >= 0) {
     if (allowzero && std::find(spec.begin(), spec.end(), 0) != spec.end())

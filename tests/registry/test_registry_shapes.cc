@@ -297,6 +297,14 @@ TEST_F(Shapes, ReshapeZeroAndMinusOne) {
   EXPECT_THROW(shape("Reshape", {in({2, 3, 4}), cst(i64({5, -1}))}), InvalidGraphError);
   EXPECT_THROW(shape("Reshape", {in({2, 3}), cst(i64({-1, -1}))}), InvalidGraphError);
   EXPECT_THROW(shape("Reshape", {in({2, 3}), in({2}, DataType::Int64)}), UnsupportedError);
+  // A product of the shape's dims that overflows int64 (2^40 · 2^40 with a -1) is refused with
+  // Shape's bound, not computed with signed overflow (found by fuzz_onnx_import).
+  try {
+    shape("Reshape", {in({2, 3}), cst(i64({int64_t{1} << 40, int64_t{1} << 40, -1}))});
+    FAIL() << "expected an error";
+  } catch (const InvalidGraphError& e) {
+    EXPECT_NE(std::string(e.what()).find("has more than 2^59 elements"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(Shapes, SliceNegativeStepAndClamping) {
