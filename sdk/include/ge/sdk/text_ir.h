@@ -37,7 +37,8 @@ std::string print_graph(const Graph& g, const TextIrOptions& opts = {});
 ///    end of the text); blank lines and lines starting with `#` are skipped;
 ///  - `@ND` / `@NCHW` are accepted after a type;
 ///  - a `const` without `= [...]` is zero-filled, and so is a `tensor<...>` attribute (the
-///    printer shows neither's contents);
+///    printer shows neither's contents); a text zero-fills at most 2^30 bytes in all (past
+///    that, an error names the line and the byte count: a shape alone cannot ask for memory);
 ///  - an empty list `[]` is an ints attribute (its element type is not in the text); a list with
 ///    any float element is a floats attribute;
 ///  - a node line without `# name` gets a generated name.
