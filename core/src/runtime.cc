@@ -77,9 +77,7 @@ Tensor allocate_or_refuse(DataType dtype, const Shape& shape, Format format, uin
   throw Error("out of memory: cannot allocate " + std::to_string(bytes) + " bytes (" + gib + ") for " + what() +
               " (smaller input shapes need less: --input-shape)");
 }
-}  // namespace
 
-namespace {
 /// Threads of stream s when `budget` threads run `streams` streams: budget / streams, one more
 /// for the first budget % streams streams, so the shares add up to the budget.
 int stream_share(int budget, int streams, int s) {
@@ -114,7 +112,6 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   const int budget = std::max(1, opts.threads);
   impl_->threads = budget;
   impl_->intra_threads = std::max(1, budget / impl_->streams);
-  auto stream_threads = [budget, streams = impl_->streams](int s) { return stream_share(budget, streams, s); };
   if (const int cores = available_cores(); cores > 0 && budget > cores)
     log(LogLevel::Warn, "running " + std::to_string(budget) + " threads on " + std::to_string(cores) +
                             " available cores oversubscribes them (threads share cores and wait on each "
@@ -182,7 +179,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
                              (def ? "-" + std::to_string(def->since_version) : "") + " (backends searched: " +
                              kernel_backends_searched(env.kernels, opts.backend) + ")" + (body ? "" : "; it has no ONNX function body to expand"));
     }
-    KernelBuildContext ctx{*n, g.opset(n->domain()), stream_threads(impl_->streams > 1 ? n->stream : 0)};
+    KernelBuildContext ctx{*n, g.opset(n->domain()), stream_share(budget, impl_->streams, n->stream)};
     Impl::Step s{n, kd->factory(ctx), {}, {}};
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       const Value* v = n->input(i);
