@@ -57,6 +57,28 @@ TEST(MaxPool, IndicesRowAndColumnMajor) {
   EXPECT_EQ(cidx, (std::vector<int64_t>{2, 1, 8, 7}));
 }
 
+TEST(MaxPool, SeparableRowsMatchTheDirectWindows) {
+  // Without Indices a 2-D MaxPool runs column max then row max; with Indices the direct window
+  // loop. Both must agree on a 3x3/2 pool with pads and ceil_mode (edge windows clipped on every
+  // side) over values that are not monotone in position.
+  Tensor x = Tensor::allocate(DataType::Float32, {1, 3, 9, 11});
+  float* xv = x.data_as<float>();
+  for (int i = 0; i < 3 * 9 * 11; ++i) xv[i] = static_cast<float>((i * 37) % 101) - 50.0f;
+  const Attributes a = attrs({{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}, {"ceil_mode", int64_t{1}}});
+  auto fast = pool("MaxPool", x, {1, 3, 5, 6}, a);
+  auto direct = pool("MaxPool", x, {1, 3, 5, 6}, a, true);
+  std::vector<float> want(direct[0].data_as<float>(), direct[0].data_as<float>() + 90);
+  expect_near(fast[0], want);
+  // Output (0, 0, 0, 0): window rows 0..1, cols 0..1 → x = -50, -13, -47, -10 (i·37 mod 101 − 50).
+  EXPECT_EQ(want[0], -10.0f);
+}
+
+TEST(MaxPool, NaNNeverWinsWithoutIndices) {  // as ONNX Runtime's MaxPool: x > y ? x : y from lowest()
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto y = pool("MaxPool", f32({1, 1, 1, 4}, {nan, 1, 2, nan}), {1, 1, 1, 3}, attrs({{"kernel_shape", Ints{1, 3}}, {"pads", Ints{0, 0, 0, 1}}}));
+  expect_near(y[0], {2, 2, 2});  // windows [NaN 1 2], [1 2 NaN], [2 NaN pad]
+}
+
 TEST(MaxPool, UInt8) {
   Tensor x = Tensor::allocate(DataType::UInt8, {1, 1, 1, 4});
   uint8_t v[4] = {3, 250, 7, 1};
