@@ -2,10 +2,12 @@
 //
 // exp and log are the Cephes single-precision algorithms (S. Moshier, Cephes Math Library,
 // expf.c / logf.c: Cody-Waite range reduction and minimax polynomials, ~1 ulp), with AVX-512's
-// scalef/getexp/getmant doing the exponent work. tanh: Cephes tanhf (polynomial below 0.625,
-// 1 - 2/(exp(2|x|)+1) above). erf: its Maclaurin series (Abramowitz & Stegun 7.1.5) below 0.5,
-// where 8 terms reach 1e-11, and above it 1 - erfc with the Chebyshev-fitted erfc of Numerical
-// Recipes (2nd ed., §6.2, erfcc: fractional error < 1.2e-7 everywhere).
+// scalef/getexp/getmant doing the exponent work. tanh: the rational minimax approximation
+// x·P(x²)/Q(x²) on [-9, 9] of Eigen's generic_fast_tanh_float (Eigen/src/Core/MathFunctionsImpl.h;
+// ONNX Runtime's MLAS tanh.cpp uses the same), ±1 beyond. erf: the rational minimax
+// approximation x·P(x²)/Q(x²) on [-4, 4] of Eigen's generic_fast_erf_float (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h; XLA and TVM
+// use the same coefficients), ±1 beyond, where erf rounds to ±1 in float. Both divide by rcp14 and
+// a Newton step; tests/cpu_backend/test_vecmath.cc bounds their error against libm.
 #include "vecmath.h"
 
 #include <immintrin.h>
@@ -33,19 +35,20 @@ constexpr float kExpP[] = {1.9875691500E-4f, 1.3981999507E-3f, 8.3334519073E-3f,
 constexpr float kLogP[] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
                            -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
                            2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
-constexpr float kTanhP[] = {-5.70498872745E-3f, 2.06390887954E-2f, -5.37397155531E-2f, 1.33314422036E-1f,
-                            -3.33332819422E-1f};
-// erf(x) = 2/sqrt(pi) * sum_k (-1)^k x^(2k+1) / (k! (2k+1)), k = 0..7.
-constexpr double kTwoOverSqrtPi = 1.1283791670955126;
-constexpr float kErfTaylor[] = {
-    static_cast<float>(-kTwoOverSqrtPi / 75600), static_cast<float>(kTwoOverSqrtPi / 9360),
-    static_cast<float>(-kTwoOverSqrtPi / 1320),  static_cast<float>(kTwoOverSqrtPi / 216),
-    static_cast<float>(-kTwoOverSqrtPi / 42),    static_cast<float>(kTwoOverSqrtPi / 10),
-    static_cast<float>(-kTwoOverSqrtPi / 3),     static_cast<float>(kTwoOverSqrtPi)};
-// Numerical Recipes erfcc: erfc(z) = t exp(-z^2 + P(t)), t = 1 / (1 + z/2); P's coefficients
-// from the highest power down.
-constexpr float kErfcP[] = {0.17087277f, -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
-                            -0.18628806f, 0.09678418f, 0.37409196f, 1.00002368f, -1.26551223f};
+// Eigen's generic_fast_tanh_float (the same 13/6 rational as ONNX Runtime's MLAS tanh.cpp):
+// tanh(x) = x P(x^2) / Q(x^2) on [-9, 9]; coefficients from the highest power down.
+constexpr float kTanhP[] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,
+                            5.12229709037114e-08f,  1.48572235717979e-05f, 6.37261928875436e-04f,
+                            4.89352455891786e-03f};
+constexpr float kTanhQ[] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.26843463243900e-03f,
+                            4.89352518554385e-03f};
+// Eigen's generic_fast_erf_float: erf(x) = x P(x^2) / Q(x^2) on [-4, 4]; coefficients from the
+// highest power down (numerator alpha_13 .. alpha_1, denominator beta_8 .. beta_0).
+constexpr float kErfP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f, -2.10102402082508e-06f,
+                           -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f,
+                           -1.60960333262415e-02f};
+constexpr float kErfQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
+                           -7.37332916720468e-03f, -1.42647390514189e-02f};
 
 GE_AVX512 inline __m512 v(float c) { return _mm512_set1_ps(c); }
 
@@ -98,29 +101,30 @@ GE_AVX512 inline __m512 with_sign_of(__m512 mag, __m512 x) {
   return _mm512_or_ps(mag, _mm512_and_ps(x, v(-0.f)));
 }
 
+/// 1/d by rcp14 (relative error < 2^-14) and one Newton step (< 2^-28): cheaper than vdivps. d
+/// must be finite and nonzero.
+GE_AVX512 inline __m512 recip16(__m512 d) {
+  const __m512 r0 = _mm512_rcp14_ps(d);
+  return _mm512_mul_ps(r0, _mm512_fnmadd_ps(d, r0, v(2.f)));
+}
+
 GE_AVX512 inline __m512 tanh16(__m512 x) {
-  const __m512 a = abs16(x);
-  const __m512 z = _mm512_mul_ps(x, x);
-  // x + x^3 P(x^2), given x's sign so that tanh(-0) = -0.
-  const __m512 small = with_sign_of(abs16(_mm512_fmadd_ps(_mm512_mul_ps(horner(z, kTanhP), z), x, x)), x);
-  const __m512 e = exp16(_mm512_add_ps(a, a));
-  const __m512 large = with_sign_of(_mm512_sub_ps(v(1.f), _mm512_div_ps(v(2.f), _mm512_add_ps(e, v(1.f)))), x);
-  return _mm512_mask_mov_ps(large, _mm512_cmp_ps_mask(a, v(0.625f), _CMP_LT_OQ), small);
+  // Clamped to [-9, 9] (a NaN passes: min/max return their second operand on NaN); Q > 0 there.
+  const __m512 c = _mm512_min_ps(v(9.f), _mm512_max_ps(v(-9.f), x));
+  const __m512 z = _mm512_mul_ps(c, c);
+  const __m512 y = _mm512_mul_ps(_mm512_mul_ps(horner(z, kTanhP), c), recip16(horner(z, kTanhQ)));
+  // tanh rounds to ±1 in float from |x| ≈ 9.01 on; the rational at the clamp is 1 ulp below.
+  return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(abs16(x), v(9.1f), _CMP_GE_OQ), with_sign_of(v(1.f), x));
 }
 
 GE_AVX512 inline __m512 erf16(__m512 x) {
-  const __m512 a = abs16(x);
-  const __m512 z = _mm512_mul_ps(x, x);
-  const __m512 small = _mm512_mul_ps(horner(z, kErfTaylor), x);
-  // t = 1 / (1 + a/2) by rcp14 and one Newton step (relative error ~2^-28, cheaper than a
-  // divide); a is clamped at 10, where erfc is already below the smallest float, so that the
-  // step never sees an infinite denominator (a NaN passes the clamp: minps returns it).
-  const __m512 d = _mm512_fmadd_ps(_mm512_min_ps(v(10.f), a), v(0.5f), v(1.f));
-  const __m512 r0 = _mm512_rcp14_ps(d);
-  const __m512 t = _mm512_mul_ps(r0, _mm512_fnmadd_ps(d, r0, v(2.f)));
-  const __m512 erfc = _mm512_mul_ps(t, exp16(_mm512_sub_ps(horner(t, kErfcP), z)));
-  const __m512 large = with_sign_of(_mm512_sub_ps(v(1.f), erfc), x);
-  return _mm512_mask_mov_ps(large, _mm512_cmp_ps_mask(a, v(0.5f), _CMP_LT_OQ), small);
+  // Clamped to [-4, 4] (a NaN passes: min/max return their second operand on NaN); Q(x^2) <= beta_0
+  // < 0 there (every coefficient is negative), so the reciprocal never sees zero.
+  const __m512 c = _mm512_min_ps(v(4.f), _mm512_max_ps(v(-4.f), x));
+  const __m512 z = _mm512_mul_ps(c, c);
+  const __m512 y = _mm512_mul_ps(_mm512_mul_ps(horner(z, kErfP), c), recip16(horner(z, kErfQ)));
+  // Beyond |x| = 4 erf is ±1 to float precision; the rational is not exactly 1 there.
+  return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(abs16(x), v(4.f), _CMP_GE_OQ), with_sign_of(v(1.f), x));
 }
 
 // One loop per function (not a template over a lambda: a lambda cannot carry the target

@@ -1,0 +1,93 @@
+// The float32 vector math of the cpu backend (plugins/cpu_backend/vecmath.h) against libm in
+// double precision, over a dense sweep and the special values. Bounds: what the algorithms
+// documented in vecmath.cc reach, with margin — a change of approximation that loses accuracy
+// fails here. Runs the AVX-512 bodies where the CPU has them, the <cmath> fallback otherwise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "vecmath.h"
+
+namespace ge::test {
+namespace {
+
+using Fn = void (*)(const float*, float*, int64_t);
+
+struct Error {
+  double abs = 0, rel = 0;
+};
+
+/// Largest absolute error, and relative error where |ref| > 1e-30, of f over [lo, hi] in n steps.
+Error sweep(Fn f, double (*ref)(double), double lo, double hi, int n) {
+  std::vector<float> x(static_cast<size_t>(n)), y(x.size());
+  for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] = static_cast<float>(lo + (hi - lo) * i / (n - 1));
+  f(x.data(), y.data(), n);
+  Error e;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double r = ref(x[i]), d = std::abs(static_cast<double>(y[i]) - r);
+    e.abs = std::max(e.abs, d);
+    if (std::abs(r) > 1e-30) e.rel = std::max(e.rel, d / std::abs(r));
+  }
+  return e;
+}
+
+std::vector<float> apply(Fn f, std::vector<float> x) {
+  std::vector<float> y(x.size());
+  f(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  return y;
+}
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+TEST(VecMath, ErfAgainstLibm) {
+  // The rational approximation's relative error is a few float ulps (2^-23 ≈ 1.2e-7).
+  const Error near0 = sweep(cpu::vec::erf, [](double v) { return std::erf(v); }, -1e-3, 1e-3, 20001);
+  EXPECT_LT(near0.rel, 5e-7);
+  const Error wide = sweep(cpu::vec::erf, [](double v) { return std::erf(v); }, -6, 6, 200001);
+  EXPECT_LT(wide.rel, 5e-7);
+  EXPECT_LT(wide.abs, 5e-7);  // about 6 float ulps near ±1
+  const auto y = apply(cpu::vec::erf, {0.0f, -0.0f, 4.0f, -4.0f, 10.0f, kInf, -kInf, kNaN});
+  EXPECT_EQ(y[0], 0.0f);
+  EXPECT_TRUE(std::signbit(y[1]));
+  EXPECT_EQ(y[2], 1.0f);
+  EXPECT_EQ(y[3], -1.0f);
+  EXPECT_EQ(y[4], 1.0f);
+  EXPECT_EQ(y[5], 1.0f);
+  EXPECT_EQ(y[6], -1.0f);
+  EXPECT_TRUE(std::isnan(y[7]));
+}
+
+TEST(VecMath, TanhAgainstLibm) {
+  const Error near0 = sweep(cpu::vec::tanh, [](double v) { return std::tanh(v); }, -1e-3, 1e-3, 20001);
+  EXPECT_LT(near0.rel, 3e-7);
+  const Error wide = sweep(cpu::vec::tanh, [](double v) { return std::tanh(v); }, -12, 12, 200001);
+  EXPECT_LT(wide.rel, 5e-7);  // "a couple of ulp" (Eigen's comment on the rational)
+  const auto y = apply(cpu::vec::tanh, {0.0f, -0.0f, 10.0f, 100.0f, -100.0f, kInf, -kInf, kNaN});
+  EXPECT_EQ(y[0], 0.0f);
+  EXPECT_TRUE(std::signbit(y[1]));
+  EXPECT_EQ(y[2], 1.0f);  // tanh(x) rounds to 1 in float from x ≈ 9.01 on
+  EXPECT_EQ(y[3], 1.0f);
+  EXPECT_EQ(y[4], -1.0f);
+  EXPECT_EQ(y[5], 1.0f);
+  EXPECT_EQ(y[6], -1.0f);
+  EXPECT_TRUE(std::isnan(y[7]));
+}
+
+TEST(VecMath, ExpLogSigmoidAgainstLibm) {
+  EXPECT_LT(sweep(cpu::vec::exp, [](double v) { return std::exp(v); }, -80, 80, 200001).rel, 3e-7);
+  EXPECT_LT(sweep(cpu::vec::log, [](double v) { return std::log(v); }, 1e-6, 1e6, 200001).rel, 3e-7);
+  EXPECT_LT(sweep(cpu::vec::sigmoid, [](double v) { return 1 / (1 + std::exp(-v)); }, -80, 80, 200001).rel, 3e-7);
+  const auto e = apply(cpu::vec::exp, {0.0f, -kInf, kInf, kNaN, 200.0f, -200.0f});
+  EXPECT_EQ(e[0], 1.0f);
+  EXPECT_EQ(e[1], 0.0f);
+  EXPECT_EQ(e[2], kInf);
+  EXPECT_TRUE(std::isnan(e[3]));
+  EXPECT_EQ(e[4], kInf);
+  EXPECT_EQ(e[5], 0.0f);
+}
+
+}  // namespace
+}  // namespace ge::test
