@@ -3,7 +3,7 @@
 // to fp16) when the ascend_tiling pass placed them there, else on the AI CPU in plain fp32
 // (cube.h). Small-channel convolutions on NC1HWC0_C04 / FRACTAL_Z_C04 read those directly
 // (conv_c04.h). The stored tiling is verified at kernel build (tiling_load.h).
-// ge.FusedMatMul's epilogue (bias on the last dim, then Relu / Sigmoid / Gelu) runs on the Vector
+// ge.FusedMatMul's epilogue (bias on the last dim, then its activation) runs on the Vector
 // unit on the fp32 L0C result moved to the UB unrounded; the output is rounded to fp16 once, after
 // the activation (the unfused MatMul → Add → act rounds three times).
 #include <cmath>
@@ -73,9 +73,31 @@ struct Activation {
     if (kind == "Elu") return v < 0.f ? lo * (std::exp(v) - 1.f) : v;
     if (kind == "HardSwish") return v * std::min(std::max(v / 6.f + 0.5f, 0.f), 1.f);
     if (kind == "Swish") return v / (1.f + std::exp(-v));
+    if (kind == "Gelu") return 0.5f * v * (1.f + std::erf(v * static_cast<float>(M_SQRT1_2)));  // erf form
     return v;
   }
 };
+
+/// The `activation` / `activation_params` of ge.FusedConv or (`gelu`: also Gelu) ge.FusedMatMul.
+Activation read_activation(const Node& n, bool gelu) {
+  Activation a;
+  a.kind = n.attrs.get_string("activation", "");
+  const std::string op = n.op_type();
+  if (a.kind == "Clip") {
+    const auto b = n.attrs.get_floats("activation_params");
+    if (b.size() != 2) throw InvalidGraphError(op + ": activation Clip needs activation_params [min, max] in " + who(n));
+    a.lo = b[0], a.hi = b[1];
+  } else if (a.kind == "LeakyRelu" || a.kind == "Elu") {
+    const auto p = n.attrs.get_floats("activation_params");
+    if (p.size() != 1) throw InvalidGraphError(op + ": activation " + a.kind + " needs activation_params [alpha] in " + who(n));
+    a.lo = p[0];
+  } else if (!a.kind.empty() && a.kind != "Relu" && a.kind != "Sigmoid" && a.kind != "Tanh" && a.kind != "HardSwish" &&
+             a.kind != "Swish" && !(gelu && a.kind == "Gelu")) {
+    throw UnsupportedError(op + ": activation '" + a.kind + "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish" +
+                           (gelu ? ", Gelu" : "") + ") in " + who(n));
+  }
+  return a;
+}
 
 class ConvKernel : public Kernel {
  public:
@@ -86,22 +108,7 @@ class ConvKernel : public Kernel {
     if (cube_) tiling_ = *task.cube;
     c04_ = cube_ && reads_c04(ctx.node.input(0)->format, ctx.node.input(1)->format, g_);
     fused_ = ctx.node.domain() == "ge";
-    if (fused_) {
-      act_.kind = ctx.node.attrs.get_string("activation", "");
-      if (act_.kind == "Clip") {
-        const auto b = ctx.node.attrs.get_floats("activation_params");
-        if (b.size() != 2) throw InvalidGraphError("FusedConv: activation Clip needs activation_params [min, max] in " + who(node_));
-        act_.lo = b[0], act_.hi = b[1];
-      } else if (act_.kind == "LeakyRelu" || act_.kind == "Elu") {
-        const auto a = ctx.node.attrs.get_floats("activation_params");
-        if (a.size() != 1) throw InvalidGraphError("FusedConv: activation " + act_.kind + " needs activation_params [alpha] in " + who(node_));
-        act_.lo = a[0];
-      } else if (!act_.kind.empty() && act_.kind != "Relu" && act_.kind != "Sigmoid" && act_.kind != "Tanh" &&
-                 act_.kind != "HardSwish" && act_.kind != "Swish") {
-        throw UnsupportedError("FusedConv: activation '" + act_.kind +
-                               "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(node_));
-      }
-    }
+    if (fused_) act_ = read_activation(ctx.node, false);
   }
   void run(KernelIO& io) override {
     std::vector<float> b;
@@ -133,7 +140,7 @@ class ConvKernel : public Kernel {
 
 /// MatMul (A rank >= 2 with B rank 2, or batch dims broadcast numpy-style), Gemm (2-D, transA/transB,
 /// alpha, beta, C broadcast) and ge.FusedMatMul (A rank >= 2 folded into M, B 2-D with transB,
-/// bias [N], activation "" | Relu | Sigmoid | Gelu).
+/// bias [N], activation "" | Gelu | ge.FusedConv's list).
 class MatMulKernel : public Kernel {
  public:
   MatMulKernel(const KernelBuildContext& ctx, const std::string& platform_dir) : node_(ctx.node) {
@@ -153,9 +160,7 @@ class MatMulKernel : public Kernel {
       if ((tb_ ? b[1] : b[0]) != K_) throw InvalidGraphError("FusedMatMul: inner dims differ: " + a.str() + " · " + b.str() + " in " + who(node_));
       M_ = K_ ? a.numel() / K_ : 0;
       batch_ = 1;
-      act_ = node_.attrs.get_string("activation", "");
-      if (!act_.empty() && act_ != "Relu" && act_ != "Sigmoid" && act_ != "Gelu")
-        throw UnsupportedError("FusedMatMul: activation '" + act_ + "' not supported (Relu, Sigmoid, Gelu) in " + who(node_));
+      act_ = read_activation(node_, true);
       if (ctx.node.num_inputs() > 2 && ctx.has_input(2) && ctx.input_shape(2).numel() != N_)
         throw UnsupportedError("FusedMatMul: bias " + ctx.input_shape(2).str() + " is not one value per output column in " + who(node_));
     } else if (gemm_) {
@@ -249,10 +254,7 @@ class MatMulKernel : public Kernel {
     for (int64_t m = 0; m < M_; ++m)
       for (int64_t n = 0; n < N_; ++n) {
         float v = y[m * N_ + n] + (bias.empty() ? 0.f : bias[n]);
-        if (act_ == "Relu") v = v > 0.f ? v : 0.f;
-        else if (act_ == "Sigmoid") v = 1.f / (1.f + std::exp(-v));
-        else if (act_ == "Gelu") v = 0.5f * v * (1.f + std::erf(v * static_cast<float>(M_SQRT1_2)));
-        y[m * N_ + n] = v;
+        y[m * N_ + n] = act_.apply(v);
       }
   }
   static std::vector<float> transpose(const std::vector<float>& x, int64_t rows, int64_t cols) {
@@ -264,7 +266,7 @@ class MatMulKernel : public Kernel {
   const Node& node_;
   CubeTiling tiling_;
   bool cube_ = false, gemm_ = false, fused_ = false, b_batched_ = false;
-  std::string act_;
+  Activation act_;
   int64_t ta_ = 0, tb_ = 0, M_ = 0, K_ = 0, N_ = 0, batch_ = 1;
   std::vector<int64_t> a_batch_, b_batch_;  // per output batch (MatMul with batch dims): A's, B's
   float alpha_ = 1, beta_ = 1;

@@ -21,6 +21,12 @@ struct ConvPostOps {
   bool any() const { return sum || eltwise != dnnl::algorithm::undef; }
 };
 
+/// The `activation` / `activation_params` attributes of ge.FusedConv or ge.FusedMatMul (their
+/// common list: plugins/fusion/ops/conv.toml) as a oneDNN eltwise post-op (`sum` unset).
+/// Throws UnsupportedError for an activation outside the list, InvalidGraphError for missing
+/// params, naming the node.
+ConvPostOps read_activation_post_op(const KernelBuildContext& ctx);
+
 /// Builds the kernel of a Conv-like node (inputs X, W, B [, Z]) with `post` applied to its
 /// output: oneDNN's convolution with post-ops, or the direct depthwise kernel followed by
 /// apply_post_ops. Throws like Conv (UnsupportedError / InvalidGraphError naming the node).

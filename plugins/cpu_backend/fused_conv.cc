@@ -18,42 +18,6 @@
 namespace ge::cpu {
 namespace {
 
-/// ge.FusedConv's activation attributes as oneDNN post-ops.
-ConvPostOps read_post_ops(const KernelBuildContext& ctx) {
-  ConvPostOps p;
-  p.sum = ctx.has_input(3);
-  const std::string act = ctx.node.attrs.get_string("activation", "");
-  if (act == "Relu") {
-    p.eltwise = dnnl::algorithm::eltwise_relu;  // alpha = 0: max(x, 0)
-  } else if (act == "Sigmoid") {
-    p.eltwise = dnnl::algorithm::eltwise_logistic;
-  } else if (act == "Clip") {
-    const std::vector<float> b = ctx.node.attrs.get_floats("activation_params");
-    if (b.size() != 2) throw InvalidGraphError("FusedConv: activation Clip needs activation_params [min, max] in " + who(ctx));
-    // oneDNN's clip is min(max(x, alpha), beta), ONNX Clip's order; ±inf bounds are ±FLT_MAX there.
-    p.eltwise = dnnl::algorithm::eltwise_clip;
-    p.alpha = std::max(b[0], -std::numeric_limits<float>::max());
-    p.beta = std::min(b[1], std::numeric_limits<float>::max());
-  } else if (act == "LeakyRelu" || act == "Elu") {
-    const std::vector<float> a = ctx.node.attrs.get_floats("activation_params");
-    if (a.size() != 1) throw InvalidGraphError("FusedConv: activation " + act + " needs activation_params [alpha] in " + who(ctx));
-    // oneDNN's relu with alpha is x < 0 ? alpha*x : x (LeakyRelu); elu is x < 0 ? alpha*(e^x - 1) : x.
-    p.eltwise = act == "Elu" ? dnnl::algorithm::eltwise_elu : dnnl::algorithm::eltwise_relu;
-    p.alpha = a[0];
-  } else if (act == "Tanh") {
-    p.eltwise = dnnl::algorithm::eltwise_tanh;
-  } else if (act == "HardSwish") {
-    p.eltwise = dnnl::algorithm::eltwise_hardswish;  // x * relu6(x + 3) / 6 = ONNX HardSwish
-  } else if (act == "Swish") {
-    p.eltwise = dnnl::algorithm::eltwise_swish;  // x * sigmoid(alpha * x), alpha = 1: SiLU
-    p.alpha = 1.f;
-  } else if (!act.empty()) {
-    throw UnsupportedError("FusedConv: activation '" + act +
-                           "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(ctx));
-  }
-  return p;
-}
-
 class PostOpsKernel : public CpuKernel {
  public:
   PostOpsKernel(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx, const ConvPostOps& post)
@@ -94,6 +58,41 @@ class PostOpsKernel : public CpuKernel {
 
 }  // namespace
 
+ConvPostOps read_activation_post_op(const KernelBuildContext& ctx) {
+  ConvPostOps p;
+  const std::string op = ctx.node.op_type();
+  const std::string act = ctx.node.attrs.get_string("activation", "");
+  if (act == "Relu") {
+    p.eltwise = dnnl::algorithm::eltwise_relu;  // alpha = 0: max(x, 0)
+  } else if (act == "Sigmoid") {
+    p.eltwise = dnnl::algorithm::eltwise_logistic;
+  } else if (act == "Clip") {
+    const std::vector<float> b = ctx.node.attrs.get_floats("activation_params");
+    if (b.size() != 2) throw InvalidGraphError(op + ": activation Clip needs activation_params [min, max] in " + who(ctx));
+    // oneDNN's clip is min(max(x, alpha), beta), ONNX Clip's order; ±inf bounds are ±FLT_MAX there.
+    p.eltwise = dnnl::algorithm::eltwise_clip;
+    p.alpha = std::max(b[0], -std::numeric_limits<float>::max());
+    p.beta = std::min(b[1], std::numeric_limits<float>::max());
+  } else if (act == "LeakyRelu" || act == "Elu") {
+    const std::vector<float> a = ctx.node.attrs.get_floats("activation_params");
+    if (a.size() != 1) throw InvalidGraphError(op + ": activation " + act + " needs activation_params [alpha] in " + who(ctx));
+    // oneDNN's relu with alpha is x < 0 ? alpha*x : x (LeakyRelu); elu is x < 0 ? alpha*(e^x - 1) : x.
+    p.eltwise = act == "Elu" ? dnnl::algorithm::eltwise_elu : dnnl::algorithm::eltwise_relu;
+    p.alpha = a[0];
+  } else if (act == "Tanh") {
+    p.eltwise = dnnl::algorithm::eltwise_tanh;
+  } else if (act == "HardSwish") {
+    p.eltwise = dnnl::algorithm::eltwise_hardswish;  // x * relu6(x + 3) / 6 = ONNX HardSwish
+  } else if (act == "Swish") {
+    p.eltwise = dnnl::algorithm::eltwise_swish;  // x * sigmoid(alpha * x), alpha = 1: SiLU
+    p.alpha = 1.f;
+  } else if (!act.empty()) {
+    throw UnsupportedError(op + ": activation '" + act +
+                           "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(ctx));
+  }
+  return p;
+}
+
 std::unique_ptr<Kernel> apply_post_ops(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx,
                                        const ConvPostOps& post) {
   return std::make_unique<PostOpsKernel>(std::move(conv), ctx, post);
@@ -106,7 +105,9 @@ void register_fused_conv_kernels(Registrar& r) {
                            if (ctx.has_input(3) && ctx.input_shape(3) != ctx.output_shape(0))
                              throw InvalidGraphError("FusedConv: Z " + ctx.input_shape(3).str() + " differs from Y " +
                                                      ctx.output_shape(0).str() + " in " + who(ctx));
-                           return make_conv_kernel(ctx, read_post_ops(ctx));
+                           ConvPostOps post = read_activation_post_op(ctx);
+                           post.sum = ctx.has_input(3);
+                           return make_conv_kernel(ctx, post);
                          }),
                          ""});
 }

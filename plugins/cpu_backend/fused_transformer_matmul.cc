@@ -3,7 +3,8 @@
 // Y = act(A · B' + bias) (plugins/fusion/ops/transformer.toml): A [.., M, K] with its batch dims
 // folded into M (one 2-D GEMM), B' = B [K, N] or, with transB, Bᵀ of B [N, K] expressed as
 // column-major strides (no copy). The bias [N] is oneDNN's matmul bias (broadcast over rows);
-// the activation is an eltwise post-op (gelu_erf, relu, logistic), so the output is written once
+// the activation is an eltwise post-op (gelu_erf, or FusedConv's list: relu, clip, logistic, tanh,
+// leaky relu, elu, hardswish, swish — read_activation_post_op), so the output is written once
 // — the unfused MatMul, Add and activation make three passes over it. A constant B is reordered
 // once into the layout oneDNN prefers (format_tag::any). In bf16 (bf16.h) A and B are bf16
 // (A reordered at each run, a constant B once), accumulation and Y fp32.
@@ -11,6 +12,7 @@
 #include <unordered_map>
 
 #include "bf16.h"
+#include "conv.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -43,12 +45,12 @@ class FusedMatMulKernel : public CpuKernel {
     try {
       dnnl::primitive_attr attr;
       if (!act.empty()) {
-        dnnl::algorithm alg = act == "Relu"      ? dnnl::algorithm::eltwise_relu
-                              : act == "Gelu"    ? dnnl::algorithm::eltwise_gelu_erf
-                              : act == "Sigmoid" ? dnnl::algorithm::eltwise_logistic
-                                                 : throw UnsupportedError(what + ": activation '" + act + "'");
+        // Gelu (from the `gelu` rule) is FusedMatMul's own; the rest is FusedConv's list.
+        ConvPostOps post;
+        if (act == "Gelu") post.eltwise = dnnl::algorithm::eltwise_gelu_erf;
+        else post = read_activation_post_op(ctx);
         dnnl::post_ops po;
-        po.append_eltwise(1.0f, alg, 0.0f, 0.0f);
+        po.append_eltwise(1.0f, post.eltwise, post.alpha, post.beta);
         attr.set_post_ops(po);
       }
       const float* b_const = const_f32(ctx, 1);

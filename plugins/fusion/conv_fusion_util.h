@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ge/sdk/ir.h"
+#include "ge/sdk/op_registry.h"
 #include "ge/sdk/pass.h"
 
 namespace ge::fusion {
@@ -23,6 +24,20 @@ inline bool const_scalar(const Value* v, float& out) {
   if (!v || !v->data || v->dtype != DataType::Float32 || v->numel() != 1) return false;
   out = v->data->data_as<float>()[0];
   return true;
+}
+
+/// Shape inference's check of the `activation` / `activation_params` attributes of ge.FusedConv
+/// and (`gelu`: also "Gelu") ge.FusedMatMul (ops/conv.toml, ops/transformer.toml).
+inline void check_fused_activation(InferContext& ctx, bool gelu) {
+  const std::string act = ctx.has_attr("activation") ? ctx.attr_string("activation") : "";
+  static const char* const kActs[] = {"", "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "HardSwish", "Swish"};
+  if (std::find(std::begin(kActs), std::end(kActs), act) == std::end(kActs) && !(gelu && act == "Gelu"))
+    ctx.unsupported("activation '" + act + "' (only \"\", Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish" +
+                    (gelu ? ", Gelu" : "") + ")");
+  if ((act == "LeakyRelu" || act == "Elu") && ctx.node().attrs.get_floats("activation_params").size() != 1)
+    ctx.fail("activation " + act + " needs activation_params = [alpha]");
+  if (act == "Clip" && ctx.node().attrs.get_floats("activation_params").size() != 2)
+    ctx.fail("activation Clip needs activation_params = [min, max]");
 }
 
 /// Reads Relu, Sigmoid, Tanh, HardSwish, LeakyRelu, Elu (alpha with ONNX's defaults, 0.01 and

@@ -6,10 +6,10 @@
 //   SAME_UPPER / SAME_LOWER: O = ceil(in / s).
 // The registry plugin's Conv inference cannot be linked here (plugins share only the SDK), so
 // this is a small reimplementation of the same formula. Z, when present, must have Y's shape.
-#include <set>
 #include <string>
 #include <vector>
 
+#include "conv_fusion_util.h"
 #include "registration.h"
 
 namespace ge::fusion {
@@ -65,14 +65,7 @@ void infer_fused_conv(InferContext& ctx) {
   }
   if (ctx.has_input(3) && !(ctx.input_shape(3) == y))
     ctx.fail("Z " + ctx.input_shape(3).str() + " must have Y's shape " + y.str());
-  const std::string act = ctx.has_attr("activation") ? ctx.attr_string("activation") : "";
-  static const std::set<std::string> acts = {"", "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "HardSwish", "Swish"};
-  if (!acts.count(act))
-    ctx.unsupported("activation '" + act + "' (only \"\", Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish)");
-  if ((act == "LeakyRelu" || act == "Elu") && ctx.node().attrs.get_floats("activation_params").size() != 1)
-    ctx.fail("activation " + act + " needs activation_params = [alpha]");
-  if (act == "Clip" && ctx.node().attrs.get_floats("activation_params").size() != 2)
-    ctx.fail("activation Clip needs activation_params = [min, max]");
+  check_fused_activation(ctx, false);
   ctx.set_output(0, ctx.input_type(0), y);
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "conv_fusion_util.h"
 #include "registration.h"
 
 namespace ge::fusion {
@@ -21,8 +22,7 @@ void infer_fused_matmul(InferContext& ctx) {
   y.dims().push_back(M);
   y.dims().push_back(N);
   if (ctx.has_input(2) && ctx.input_shape(2).numel() != N) ctx.fail("bias must have N = " + std::to_string(N) + " elements");
-  const std::string act = ctx.attr_string("activation");
-  if (act != "" && act != "Relu" && act != "Gelu" && act != "Sigmoid") ctx.fail("unknown activation '" + act + "'");
+  check_fused_activation(ctx, true);
   ctx.set_output(0, ctx.input_type(0), y);
 }
 

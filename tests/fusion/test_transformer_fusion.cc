@@ -97,6 +97,63 @@ TEST_F(TransformerFusion, GemmActKeepsSigmoidUnderStrictNumerics) {
   EXPECT_EQ(text(*g), before);
 }
 
+TEST_F(TransformerFusion, GemmActSwish) {
+  // PyTorch's SiLU after a Linear layer: y · Sigmoid(y), y = x · W + b.
+  const std::string before = std::string(kLinear).replace(std::string(kLinear).find("  output %y"), 11,
+                                                          "  %s: f32[2,8,32] = Sigmoid(%y)\n"
+                                                          "  %r: f32[2,8,32] = Mul(%s, %y)\n  output %r");
+  EXPECT_EQ(fuse(before, {"matmul_add", "gemm_act"}), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,8,16]
+  const %w: f32[16,32]
+  const %b: f32[32]
+  %r: f32[2,8,32] = ge.FusedMatMul(%x, %w, %b) {activation="Swish", transB=0}
+  output %r
+}
+)");
+}
+
+TEST_F(TransformerFusion, GemmActLeakyReluTanhHardSwishElu) {
+  EXPECT_EQ(fuse(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[8,16]
+  const %w: f32[16,32]
+  %m: f32[8,32] = MatMul(%x, %w)
+  %y: f32[8,32] = LeakyRelu(%m) {alpha=0.2}
+  output %y
+})", {"gemm_act"}), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[8,16]
+  const %w: f32[16,32]
+  %y: f32[8,32] = ge.FusedMatMul(%x, %w) {activation="LeakyRelu", activation_params=[0.2], transB=0}
+  output %y
+}
+)");
+  for (const char* act : {"Tanh", "HardSwish", "Elu"}) {
+    const std::string out = fuse(std::string(R"(graph g opset(ai.onnx=14) {
+  input %x: f32[8,16]
+  const %w: f32[16,32]
+  %m: f32[8,32] = MatMul(%x, %w)
+  %y: f32[8,32] = )") + act + R"((%m)
+  output %y
+})", {"gemm_act"});
+    EXPECT_NE(out.find(std::string("ge.FusedMatMul(%x, %w) {activation=\"") + act + "\""), std::string::npos) << out;
+  }
+}
+
+TEST_F(TransformerFusion, GemmActUnderStrictNumericsFusesOnlyExactActivations) {
+  for (const char* act : {"Tanh", "LeakyRelu"}) {
+    auto g = h.parse(std::string(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[8,16]
+  const %w: f32[16,32]
+  %m: f32[8,32] = MatMul(%x, %w)
+  %y: f32[8,32] = )") + act + R"((%m)
+  output %y
+})");
+    const std::string before = text(*g);
+    h.run(*g, {"gemm_act"}, OptLevel::O2, /*strict=*/true);
+    if (std::string(act) == "Tanh") EXPECT_EQ(text(*g), before);
+    else EXPECT_NE(text(*g).find("activation=\"LeakyRelu\""), std::string::npos) << text(*g);
+  }
+}
+
 TEST_F(TransformerFusion, GemmActRefusesScaledGemm) {
   expect_unchanged(R"(graph g opset(ai.onnx=13) {
   input %x: f32[8,16]
