@@ -338,7 +338,8 @@ Value* gelu_erf(Builder& b, Value* x0) {
   return r.empty() ? nullptr : r[0];
 }
 
-/// MatMul(x, W) → Add(bias) [→ Relu | Sigmoid | GELU] (matmul_add, gemm_act, gelu, bias_gelu).
+/// MatMul(x, W) → Add(bias) [→ Relu | LeakyRelu | Tanh | HardSwish | Elu | Sigmoid | Swish | GELU]
+/// (matmul_add, gemm_act, gelu, bias_gelu).
 bool matmul_add_act(Builder& b) {
   const Slot* s = rank_slot(b, 2, 3);
   if (!s) return false;
@@ -351,8 +352,16 @@ bool matmul_add_act(Builder& b) {
   if (add.empty()) return false;
   Value* out = add[0];
   const int act = static_cast<int>(b.rng.uni(0, 3));
-  if (act == 1 || act == 2) {
-    auto a = b.emit(act == 1 ? "Relu" : "Sigmoid", {Operand::of(out)});
+  if (act == 1) {  // the exact ones (also fused under strict numerics) and the transcendental ones
+    const std::string op = b.rng.pick(std::vector<std::string>{"Relu", "LeakyRelu", "Tanh", "HardSwish", "Elu"});
+    Attributes at;
+    if (op == "LeakyRelu" || op == "Elu") at.set("alpha", op == "Elu" ? 0.7f : 0.1f);
+    auto a = b.emit(op, {Operand::of(out)}, at);
+    if (!a.empty()) out = a[0];
+  }
+  if (act == 2) {
+    auto a = b.emit("Sigmoid", {Operand::of(out)});
+    if (!a.empty() && b.rng.coin(0.5)) a = b.emit("Mul", {Operand::of(a[0]), Operand::of(out)});  // Swish
     if (!a.empty()) out = a[0];
   }
   if (act == 3) {
