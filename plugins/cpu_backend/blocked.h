@@ -2,8 +2,10 @@
 // nodes can run blocked (read by layout_preferences.cc and by the kernels, so the two agree)
 // and helpers shared by the blocked kernels. Formats and the shape convention: ge/sdk/types.h.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include <dnnl.hpp>
 
@@ -46,6 +48,17 @@ bool pool_supports_blocked(const Node& node, int64_t opset);
 /// Elementwise ops that keep NC1HWC0's zero padding zero (f(0) = 0, f(0, 0) = 0) on operands of
 /// the output's shape: Add, Sub, Mul, Relu, LeakyRelu, Clip with min <= 0 <= max.
 bool elementwise_supports_blocked(const Node& node);
+/// Same-shape unary float32 elementwise ops of any f (Sigmoid, Tanh, Erf, Exp, HardSwish, …: the
+/// ops registered through add_map_kernel, elementwise_common.h), rank 4: the map runs over the
+/// stored elements and the padding channels are set back to zero after it (make_blocked_map).
+bool unary_supports_blocked(const Node& node);
+/// ge.FusedElementwise whose tensor inputs all have the output's rank-4 shape (scalars aside).
+bool fused_elementwise_supports_blocked(const Node& node);
+/// The op types add_map_kernel registered (filled at registration; read by the two above).
+std::unordered_set<std::string>& blocked_map_ops();
+/// Wraps a kernel that maps every stored element of its NC1HWC0 output (padding included) into
+/// one that then sets the padding channels of the last C1 block back to zero (ge/sdk/types.h).
+std::unique_ptr<Kernel> make_blocked_map(const KernelBuildContext& ctx, std::unique_ptr<Kernel> map);
 /// Concat along the channel axis of rank-4 inputs whose channel counts are multiples of C0.
 bool concat_supports_blocked(const Node& node);
 /// Pad of a float32 NCHW tensor on H and W only with constant pads (tensor_pad.cc).

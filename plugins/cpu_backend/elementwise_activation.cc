@@ -143,32 +143,32 @@ std::unique_ptr<Kernel> make_clip(const KernelBuildContext& ctx) {
 }  // namespace
 
 void register_activation_kernels(Registrar& r) {
-  add_cpu_kernel(r, "Relu", unary_factory<ReluOp>("Relu", AnySignedTypes{}));
-  add_cpu_kernel(r, "Sigmoid", unary_factory<SigmoidOp>("Sigmoid", AnyFloatTypes{}));
-  add_cpu_kernel(r, "Tanh", unary_factory<TanhOp>("Tanh", AnyFloatTypes{}));
-  add_cpu_kernel(r, "HardSwish", unary_factory<HardSwishOp>("HardSwish", AnyFloatTypes{}));
-  add_cpu_kernel(r, "Softplus", unary_factory<SoftplusOp>("Softplus", AnyFloatTypes{}));
-  add_cpu_kernel(r, "Softsign", unary_factory<SoftsignOp>("Softsign", AnyFloatTypes{}));
-  add_cpu_kernel(r, "LeakyRelu", map_factory<LeakyReluOp>("LeakyRelu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "Relu", unary_factory<ReluOp>("Relu", AnySignedTypes{}));
+  add_map_kernel(r, "Sigmoid", unary_factory<SigmoidOp>("Sigmoid", AnyFloatTypes{}));
+  add_map_kernel(r, "Tanh", unary_factory<TanhOp>("Tanh", AnyFloatTypes{}));
+  add_map_kernel(r, "HardSwish", unary_factory<HardSwishOp>("HardSwish", AnyFloatTypes{}));
+  add_map_kernel(r, "Softplus", unary_factory<SoftplusOp>("Softplus", AnyFloatTypes{}));
+  add_map_kernel(r, "Softsign", unary_factory<SoftsignOp>("Softsign", AnyFloatTypes{}));
+  add_map_kernel(r, "LeakyRelu", map_factory<LeakyReluOp>("LeakyRelu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return LeakyReluOp{attr(c, "alpha", 0.01f)};
                  }));
-  add_cpu_kernel(r, "Elu", map_factory<EluOp>("Elu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "Elu", map_factory<EluOp>("Elu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return EluOp{attr(c, "alpha", 1.f)};
                  }));
-  add_cpu_kernel(r, "Selu", map_factory<SeluOp>("Selu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "Selu", map_factory<SeluOp>("Selu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return SeluOp{attr(c, "alpha", SeluOp{}.alpha), attr(c, "gamma", SeluOp{}.gamma)};
                  }));
-  add_cpu_kernel(r, "Celu", map_factory<CeluOp>("Celu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "Celu", map_factory<CeluOp>("Celu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return CeluOp{attr(c, "alpha", 1.f)};
                  }));
-  add_cpu_kernel(r, "ThresholdedRelu",
+  add_map_kernel(r, "ThresholdedRelu",
                  map_factory<ThresholdedReluOp>("ThresholdedRelu", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return ThresholdedReluOp{attr(c, "alpha", 1.f)};
                  }));
-  add_cpu_kernel(r, "HardSigmoid", map_factory<HardSigmoidOp>("HardSigmoid", AnyFloatTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "HardSigmoid", map_factory<HardSigmoidOp>("HardSigmoid", AnyFloatTypes{}, [](const KernelBuildContext& c) {
                    return HardSigmoidOp{attr(c, "alpha", 0.2f), attr(c, "beta", 0.5f)};
                  }));
-  add_cpu_kernel(r, "Shrink", map_factory<ShrinkOp>("Shrink", AnyNumericTypes{}, [](const KernelBuildContext& c) {
+  add_map_kernel(r, "Shrink", map_factory<ShrinkOp>("Shrink", AnyNumericTypes{}, [](const KernelBuildContext& c) {
                    return ShrinkOp{attr(c, "bias", 0.f), attr(c, "lambd", 0.5f)};
                  }));
   add_cpu_kernel(r, "PRelu", make_prelu);

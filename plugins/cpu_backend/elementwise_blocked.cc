@@ -3,10 +3,13 @@
 // When every tensor operand has the output's logical shape and format, an elementwise op is the
 // same loop over the stored elements whatever the layout; on NC1HWC0 the loop also covers the
 // padding channels, so only ops with f(0) = 0 (f(0, 0) = 0) run here — they keep the padding
-// zero (ge/sdk/types.h). Scalar operands (Clip's min / max) are plain constants.
+// zero (ge/sdk/types.h). Scalar operands (Clip's min / max) are plain constants. Any other
+// same-shape unary op (and ge.FusedElementwise) runs its plain kernel over the stored elements and
+// then sets the padding back to zero (make_blocked_map): with C a multiple of 16 there is none.
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <unordered_set>
 
 #include "blocked.h"
 #include "cpu_backend.h"
@@ -90,6 +93,76 @@ bool elementwise_supports_blocked(const Node& n) {
   }
   if (*op == Op::LeakyRelu) return true;
   return n.num_inputs() == tensor_inputs;
+}
+
+namespace {
+
+bool same_shape_rank4_f32(const Value* v, const Value* y) {
+  return v && v->shape == y->shape && v->dtype == DataType::Float32;
+}
+
+/// make_blocked_map's kernel: the map, then zeros over channels C..C1*16 of every (n, h, w).
+class ZeroPaddingAfter : public CpuKernel {
+ public:
+  ZeroPaddingAfter(const KernelBuildContext& ctx, std::unique_ptr<Kernel> map) : CpuKernel(ctx), map_(std::move(map)) {
+    const Shape& y = ctx.output_shape(0);
+    n_ = y[0], c_ = y[1], hw_ = y[2] * y[3];
+    c1_ = (c_ + kFormatC0 - 1) / kFormatC0;
+  }
+  void run(KernelIO& io) override {
+    map_->run(io);
+    const int64_t tail = c_ % kFormatC0;
+    if (tail == 0) return;
+    float* y = io.outputs[0].data_as<float>();
+    for (int64_t n = 0; n < n_; ++n) {
+      float* block = y + (n * c1_ + c1_ - 1) * hw_ * kFormatC0;
+      for (int64_t i = 0; i < hw_; ++i) std::fill(block + i * kFormatC0 + tail, block + (i + 1) * kFormatC0, 0.f);
+    }
+  }
+  std::string impl_name() const override { return map_->impl_name() + ":nc1hwc0"; }
+
+ private:
+  std::unique_ptr<Kernel> map_;
+  int64_t n_ = 0, c_ = 0, hw_ = 0, c1_ = 0;
+};
+
+}  // namespace
+
+std::unordered_set<std::string>& blocked_map_ops() {
+  static std::unordered_set<std::string> ops;
+  return ops;
+}
+
+bool unary_supports_blocked(const Node& n) {
+  if (!n.domain().empty() || !blocked_map_ops().count(n.op_type()) || n.num_inputs() != 1 || n.num_outputs() != 1)
+    return false;
+  const Value* y = n.output(0);
+  return y && y->shape.rank() == 4 && y->dtype == DataType::Float32 && same_shape_rank4_f32(n.input(0), y);
+}
+
+bool fused_elementwise_supports_blocked(const Node& n) {
+  if (n.domain() != "ge" || n.op_type() != "FusedElementwise" || n.num_outputs() != 1) return false;
+  const Value* y = n.output(0);
+  if (!y || y->shape.rank() != 4 || y->dtype != DataType::Float32) return false;
+  bool tensor = false;
+  for (const Value* v : n.inputs()) {
+    if (!v) return false;
+    if (v->shape.numel() == 1 && v->is_constant()) continue;  // a scalar operand stays plain
+    if (!same_shape_rank4_f32(v, y)) return false;
+    tensor = true;
+  }
+  return tensor;
+}
+
+std::unique_ptr<Kernel> make_blocked_map(const KernelBuildContext& ctx, std::unique_ptr<Kernel> map) {
+  const Value* y = ctx.node.output(0);
+  if (y->shape.rank() != 4 || y->dtype != DataType::Float32)
+    throw UnsupportedError(ctx.node.op_type() + ": NC1HWC0 needs a float32 rank-4 output in " + who(ctx));
+  for (const Value* v : ctx.node.inputs())
+    if (v && v->format != y->format && !(v->shape.numel() == 1 && v->is_constant()))
+      throw UnsupportedError(ctx.node.op_type() + ": input '" + v->name() + "' is " + std::string(format_name(v->format)) +
+                             ", output " + std::string(format_name(y->format)) + " (all NC1HWC0 or none) in " + who(ctx));
+  return std::make_unique<ZeroPaddingAfter>(ctx, std::move(map));
 }
 
 std::unique_ptr<Kernel> make_blocked_elementwise(const KernelBuildContext& ctx) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 
 #include "broadcast.h"
 #include "half.h"
@@ -87,6 +88,22 @@ inline void add_cpu_kernel(Registrar& r, const std::string& op, KernelFactory f)
   r.add_kernel(KernelDef{"cpu", "", op, std::move(f), ""});
 }
 
+// blocked.h (kept out of this header: it brings oneDNN's).
+std::unordered_set<std::string>& blocked_map_ops();
+std::unique_ptr<Kernel> make_blocked_map(const KernelBuildContext& ctx, std::unique_ptr<Kernel> map);
+
+/// Adds a same-type unary map kernel (unary_factory / map_factory): recorded in blocked_map_ops
+/// so that the layout pass may put it on NC1HWC0 between blocked neighbours, where MapKernel maps
+/// every stored element and make_blocked_map zeroes the padding channels afterwards.
+inline void add_map_kernel(Registrar& r, const std::string& op, KernelFactory f) {
+  blocked_map_ops().insert(op);
+  add_cpu_kernel(r, op, [plain = std::move(f)](const KernelBuildContext& ctx) -> std::unique_ptr<Kernel> {
+    std::unique_ptr<Kernel> k = plain(ctx);
+    if (ctx.node.output(0) && ctx.node.output(0)->format == Format::NC1HWC0) return make_blocked_map(ctx, std::move(k));
+    return k;
+  });
+}
+
 /// True when io.inputs[i] is present (not an omitted optional input).
 inline bool has_io_input(const KernelIO& io, size_t i) {
   return i < io.inputs.size() && io.inputs[i].data() != nullptr;
@@ -139,7 +156,8 @@ class MapKernel final : public Kernel {
   void run(KernelIO& io) override {
     const TI* x = io.inputs[0].data_as<TI>();
     TO* y = io.outputs[0].data_as<TO>();
-    loops::parallel_chunks(io.outputs[0].numel(), threads_,
+    // Stored elements: on NC1HWC0 (add_map_kernel) the map covers the padding channels too.
+    loops::parallel_chunks(io.outputs[0].storage_numel(), threads_,
                            [&](int64_t b, int64_t e) { map_elements<TI, TO>(op_, x + b, y + b, e - b); });
   }
   std::string impl_name() const override { return "cpu:" + name_; }

@@ -7,7 +7,8 @@
 // input is a scalar operand; other broadcast inputs are seen through their collapsed loop plans (broadcast.h).
 // Blocks are cut so that they never cross a run of such an input, which then is a scalar (a
 // per-channel [C,1,1] bias) or a pointer per block; only when runs are short is it gathered.
-// Scratch is allocated once at build time, one set per thread; run() allocates nothing.
+// Scratch is allocated once at build time, one set per thread; run() allocates nothing. On
+// NC1HWC0 (same-shape operands only, elementwise_blocked.cc) the program runs over the stored elements.
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <map>
 #include <numeric>
 
+#include "blocked.h"
 #include "broadcast.h"
 #include "elementwise_common.h"
 #include "elementwise_ops.h"
@@ -322,6 +324,15 @@ std::unique_ptr<Kernel> make_fused_elementwise(const KernelBuildContext& ctx) {
     else if (s.numel() == out.numel()) access.push_back(Access::Direct);  // broadcast-free: same layout
     else access.push_back(Access::Gather);
     if (plans.back().dims.size() > 16) throw UnsupportedError(what + ": rank above 16");
+  }
+  if (ctx.node.output(0)->format == Format::NC1HWC0) {
+    // Same-shape operands share NC1HWC0's element order: the program runs over the stored
+    // elements, padding included, which make_blocked_map sets back to zero afterwards.
+    if (!fused_elementwise_supports_blocked(ctx.node))
+      throw UnsupportedError(what + ": NC1HWC0 needs tensor inputs of the output's rank-4 shape");
+    const int64_t stored = format_storage_numel(out.dims(), Format::NC1HWC0);
+    return make_blocked_map(ctx, std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access),
+                                                                          std::move(plans), stored, ctx.threads));
   }
   return std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access), std::move(plans), out.numel(),
                                                   ctx.threads);

@@ -84,6 +84,35 @@ TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
   }
 }
 
+TEST_F(BlockedKernels, UnaryMapsAndFusedElementwiseKeepThePaddingZeroAndMatchNchw) {
+  // 20 channels: 12 padding channels, where Sigmoid(0) = 0.5, Cos(0) = 1 and Erf(0) + 1 = 1 would
+  // leak; each blocked result equals its NCHW computation after converting back.
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  const %one: f32[] = [1.0]
+  %b: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %s: f32[2,20,3,5]@NC1HWC0 = Sigmoid(%b)
+  %c: f32[2,20,3,5]@NC1HWC0 = Cos(%s)
+  %f: f32[2,20,3,5]@NC1HWC0 = ge.FusedElementwise(%c, %one) {args=[0,2,1], ops=["Erf","Add"]}
+  %y: f32[2,20,3,5] = ge.TransData(%f) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %s
+  output %c
+  output %f
+  output %y
+})";
+  auto g = h.parse(text);
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto out = run(text, in, false);
+  ASSERT_EQ(out.size(), 4u);
+  for (int i = 0; i < 3; ++i) expect_zero_padding(out[static_cast<size_t>(i)]);
+  const float* x = in[0].data_as<float>();
+  const float* y = out[3].data_as<float>();
+  for (int64_t i = 0; i < in[0].numel(); ++i) {
+    const float want = std::erf(std::cos(1.f / (1.f + std::exp(-x[i])))) + 1.f;
+    ASSERT_NEAR(y[i], want, 2e-6f) << "element " << i;
+  }
+}
+
 TEST_F(BlockedKernels, FusedConvKeepsThePaddingZeroEvenWithSigmoid) {
   // 20 output channels: 12 padding channels, where sigmoid(0) = 0.5 would leak.
   const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {

@@ -117,10 +117,46 @@ TEST_F(LayoutPass, ResidualFusedConvTakesItsZBlockedAndReshapeStaysNchw) {
   %x_NC1HWC0: f32[1,16,6,6]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
   %a: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%x_NC1HWC0, %w1_OIhw16i16o, %b, _) {activation="Relu", pads=[1,1,1,1]}
   %o: f32[1,16,6,6]@NC1HWC0 = ge.FusedConv(%a, %w2_OIhw16i16o, %b, %a) {activation="Relu", pads=[1,1,1,1]}
-  %o_ND: f32[1,16,6,6] = ge.TransData(%o) {dst_format="ND", src_format="NC1HWC0"}
-  %s: f32[1,16,6,6] = Sigmoid(%o_ND)
-  %y: f32[1,576] = Reshape(%s, %shape)
+  %s: f32[1,16,6,6]@NC1HWC0 = Sigmoid(%o)
+  %s_ND: f32[1,16,6,6] = ge.TransData(%s) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,576] = Reshape(%s_ND, %shape)
   output %y
+}
+)");
+}
+
+TEST_F(LayoutPass, UnaryMapsAndFusedElementwiseBetweenBlockedConvsStayBlocked) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  // Both run between blocked convs on NC1HWC0 (no TransData pair around them); the 1x1 conv with
+  // 20 input channels has no optimized blocked kernel here and reads NCHW. 20 channels: the
+  // padding Sigmoid(0) = 0.5 and Erf(0) + 1 would fill is set back to zero (BlockedKernels tests).
+  check(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w1: f32[20,16,3,3]
+  const %w2: f32[20,20,3,3]
+  const %w3: f32[16,20,1,1]
+  const %one: f32[] = [1.0]
+  %c: f32[1,20,8,8] = Conv(%x, %w1) {pads=[1,1,1,1]}
+  %s: f32[1,20,8,8] = Sigmoid(%c)
+  %d: f32[1,20,8,8] = Conv(%s, %w2) {pads=[1,1,1,1]}
+  %f: f32[1,20,8,8] = ge.FusedElementwise(%d, %one) {args=[0,2,1], ops=["Erf","Add"]}
+  %e: f32[1,16,8,8] = Conv(%f, %w3)
+  output %e
+})",
+        R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w3: f32[16,20,1,1]
+  const %one: f32[]
+  const %w1_OIhw16i16o: f32[20,16,3,3]@OIhw16i16o
+  const %w2_OIhw16i16o: f32[20,20,3,3]@OIhw16i16o
+  %x_NC1HWC0: f32[1,16,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %c: f32[1,20,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o) {pads=[1,1,1,1]}
+  %s: f32[1,20,8,8]@NC1HWC0 = Sigmoid(%c)
+  %d: f32[1,20,8,8]@NC1HWC0 = Conv(%s, %w2_OIhw16i16o) {pads=[1,1,1,1]}
+  %f: f32[1,20,8,8]@NC1HWC0 = ge.FusedElementwise(%d, %one) {args=[0,2,1], ops=["Erf","Add"]}
+  %f_ND: f32[1,20,8,8] = ge.TransData(%f) {dst_format="ND", src_format="NC1HWC0"}
+  %e: f32[1,16,8,8] = Conv(%f_ND, %w3)
+  output %e
 }
 )");
 }
