@@ -8,9 +8,12 @@
 // not per channel). Both cases are "P parameter rows of `inner` contiguous elements":
 // spatial = 1 → P = C, inner = prod(D); spatial = 0 → P = C * prod(D), inner = 1.
 // training_mode = 1 (opset 14+) computes batch statistics: not supported (inference engine).
+// On NC1HWC0 (4-D, spatial, constant parameters: batchnorm_supports_blocked) a and b are padded to
+// C1·16 channels with zeros, so the padding channels come out zero (0·x + 0).
 #include <cmath>
 #include <string>
 
+#include "blocked.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -32,7 +35,12 @@ class BatchNormKernel : public CpuKernel {
         throw UnsupportedError("BatchNormalization: training outputs (output " + std::to_string(i) + ") not supported" + where);
     }
     require_f32(ctx, {0, 1, 2, 3, 4});
-    require_plain(ctx);
+    blocked_ = is_blocked(ctx.node.input(0)) || is_blocked(ctx.node.output(0));
+    if (blocked_ && !batchnorm_supports_blocked(ctx.node, ctx.opset))
+      throw UnsupportedError("BatchNormalization: NC1HWC0 needs a 4-D float32 input and constant parameters" + where);
+    if (blocked_ && ctx.node.input(0)->format != ctx.node.output(0)->format)
+      throw UnsupportedError("BatchNormalization: input and output formats differ" + where);
+    if (!blocked_) require_plain(ctx);
     for (size_t i = 1; i <= 4; ++i)
       if (!ctx.has_input(i)) throw InvalidGraphError("BatchNormalization: input " + std::to_string(i) + " missing" + where);
     eps_ = at.get_float("epsilon", 1e-5f);
@@ -53,6 +61,12 @@ class BatchNormKernel : public CpuKernel {
     const float *s = const_f32(ctx, 1), *bb = const_f32(ctx, 2), *m = const_f32(ctx, 3), *v = const_f32(ctx, 4);
     folded_ = s && bb && m && v;
     if (folded_) fold(s, bb, m, v);
+    if (blocked_) {
+      hw_ = xs[2] * xs[3];
+      c1_ = (P_ + kFormatC0 - 1) / kFormatC0;
+      a_.resize(static_cast<size_t>(c1_ * kFormatC0), 0.f);
+      b_.resize(static_cast<size_t>(c1_ * kFormatC0), 0.f);
+    }
   }
 
   void run(KernelIO& io) override {
@@ -64,6 +78,14 @@ class BatchNormKernel : public CpuKernel {
     float* y = io.outputs[0].data_as<float>();
     const int64_t inner = inner_, P = P_;
     const float *a = a_.data(), *b = b_.data();
+    if (blocked_) {
+      const int64_t hw = hw_, c1 = c1_;
+      parallel_for(N_ * c1, [&](int64_t blk) {
+        const int64_t c = blk % c1 * kFormatC0;
+        simd::affine_c0(y + blk * hw * kFormatC0, x + blk * hw * kFormatC0, a + c, b + c, hw);
+      });
+      return;
+    }
     if (inner == 1) {
       // spatial = 0 or [N, C] input: one parameter per element of a row.
       parallel_for(N_, [&](int64_t n) { simd::affine_vec(y + n * P, x + n * P, a, b, P); });
@@ -87,12 +109,25 @@ class BatchNormKernel : public CpuKernel {
   }
 
   float eps_ = 1e-5f;
-  int64_t N_ = 0, P_ = 0, inner_ = 0;
-  bool folded_ = false;
+  int64_t N_ = 0, P_ = 0, inner_ = 0, hw_ = 0, c1_ = 0;
+  bool folded_ = false, blocked_ = false;
   std::vector<float> a_, b_;
 };
 
 }  // namespace
+
+bool batchnorm_supports_blocked(const Node& n, int64_t opset) {
+  if (!n.domain().empty() || n.op_type() != "BatchNormalization" || n.num_inputs() < 5) return false;
+  if (n.attrs.get_int("training_mode", 0) != 0 || (opset < 9 && n.attrs.get_int("spatial", 1) == 0)) return false;
+  for (size_t i = 1; i < n.num_outputs(); ++i)
+    if (n.output(i) && (!n.output(i)->uses().empty() || n.output(i)->is_graph_output())) return false;
+  const Value *x = n.input(0), *y = n.output(0);
+  if (!x || !y || x->shape.rank() != 4 || x->dtype != DataType::Float32 || !(y->shape == x->shape)) return false;
+  for (size_t i = 1; i <= 4; ++i)
+    if (!n.input(i) || !n.input(i)->data || n.input(i)->dtype != DataType::Float32 || n.input(i)->numel() != x->shape[1])
+      return false;
+  return true;
+}
 
 void register_norm_kernels(Registrar& r) {
   r.add_kernel(KernelDef{"cpu", "", "BatchNormalization",

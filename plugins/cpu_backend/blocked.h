@@ -59,6 +59,8 @@ std::unordered_set<std::string>& blocked_map_ops();
 /// Wraps a kernel that maps every stored element of its NC1HWC0 output (padding included) into
 /// one that then sets the padding channels of the last C1 block back to zero (ge/sdk/types.h).
 std::unique_ptr<Kernel> make_blocked_map(const KernelBuildContext& ctx, std::unique_ptr<Kernel> map);
+/// BatchNormalization (inference, spatial) of a 4-D float32 tensor with constant parameters.
+bool batchnorm_supports_blocked(const Node& node, int64_t opset);
 /// Concat along the channel axis of rank-4 inputs whose channel counts are multiples of C0.
 bool concat_supports_blocked(const Node& node);
 /// Pad of a float32 NCHW tensor on H and W only with constant pads (tensor_pad.cc).

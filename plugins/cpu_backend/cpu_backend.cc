@@ -74,6 +74,11 @@ GE_SIMD void affine_vec(float* __restrict y, const float* __restrict x, const fl
                         const float* __restrict b, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = a[i] * x[i] + b[i];
 }
+GE_SIMD void affine_c0(float* __restrict y, const float* __restrict x, const float* __restrict a,
+                       const float* __restrict b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < 16; ++c) y[i * 16 + c] = a[c] * x[i * 16 + c] + b[c];
+}
 // 16 partial sums: vectorizes without -ffast-math (no reassociation of one chain) and rounds
 // less than a single running sum.
 GE_SIMD float sum(const float* __restrict x, int64_t n) {

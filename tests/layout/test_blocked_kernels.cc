@@ -113,6 +113,35 @@ TEST_F(BlockedKernels, UnaryMapsAndFusedElementwiseKeepThePaddingZeroAndMatchNch
   }
 }
 
+TEST_F(BlockedKernels, BatchNormalizationKeepsThePaddingZeroAndMatchesNchw) {
+  // 20 channels; B - mean * a is nonzero on every real channel, zero on the padding ones.
+  const std::string text = R"(graph g opset(ai.onnx=15, ge=1) {
+  input %x: f32[2,20,3,5]
+  const %scale: f32[20]
+  const %bias: f32[20]
+  const %mean: f32[20]
+  const %var: f32[20]
+  %b: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %n: f32[2,20,3,5]@NC1HWC0 = BatchNormalization(%b, %scale, %bias, %mean, %var) {epsilon=0.001}
+  %y: f32[2,20,3,5] = ge.TransData(%n) {dst_format="NCHW", src_format="NC1HWC0"}
+  %z: f32[2,20,3,5] = BatchNormalization(%x, %scale, %bias, %mean, %var) {epsilon=0.001}
+  output %n
+  output %y
+  output %z
+})";
+  auto g = h.parse(text);
+  ge::test::PassHarness::randomize_constants(*g);
+  ge::Value* var = g->find_value("var");  // a variance is positive
+  float* vp = const_cast<float*>(var->data->data_as<float>());
+  for (int64_t i = 0; i < var->numel(); ++i) vp[i] = std::abs(vp[i]) + 0.1f;
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto out = h.execute(std::shared_ptr<const ge::Graph>(std::move(g)), in);
+  ASSERT_EQ(out.size(), 3u);
+  expect_zero_padding(out[0]);
+  ASSERT_EQ(out[1].nbytes(), out[2].nbytes());
+  EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);  // same a·x + b per element
+}
+
 TEST_F(BlockedKernels, FusedConvKeepsThePaddingZeroEvenWithSigmoid) {
   // 20 output channels: 12 padding channels, where sigmoid(0) = 0.5 would leak.
   const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
