@@ -166,7 +166,7 @@ class OnnxFrontend : public Frontend {
     // checked against it.
     std::string unsafe;
     try {
-      if (onnx_inference_is_safe(model, &unsafe)) onnx::shape_inference::InferShapes(model);
+      if (onnx_inference_is_safe(model, &unsafe)) onnx::shape_inference::InferShapes(model, guarded_onnx_schemas());
       else log(LogLevel::Debug, "model file '" + path + "': onnx shape inference skipped: " + unsafe);
     } catch (const std::exception&) {
       // Not fatal: GE's propagation decides; mismatches are reported there.

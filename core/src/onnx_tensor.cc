@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include "ge/core/file_io.h"
@@ -148,6 +150,51 @@ void validate_graph_tensors(const onnx::GraphProto& g, const std::string& base_d
 
 void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path) {
   validate_graph_tensors(m.graph(), base_dir, "model file '" + path + "': ");
+}
+
+namespace {
+
+class GuardedSchemas final : public onnx::ISchemaRegistry {
+ public:
+  const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
+    const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(key, max_version, domain);
+    const int w = weight_input(key, domain);
+    if (!s || w < 0 || !s->has_type_and_shape_inference_function()) return s;
+    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_ptr<onnx::OpSchema>& copy = copies_[s];
+    if (!copy) {
+      copy = std::make_unique<onnx::OpSchema>(*s);
+      copy->TypeAndShapeInferenceFunction([inner = s->GetTypeAndShapeInferenceFunction(), w](onnx::InferenceContext& ctx) {
+        const onnx::TypeProto* x = ctx.getNumInputs() > 0 ? ctx.getInputType(0) : nullptr;
+        const onnx::TypeProto* wt = ctx.getNumInputs() > static_cast<size_t>(w) ? ctx.getInputType(w) : nullptr;
+        if (x && wt && x->has_tensor_type() && wt->has_tensor_type() && x->tensor_type().has_shape() &&
+            wt->tensor_type().has_shape() &&
+            x->tensor_type().shape().dim_size() != wt->tensor_type().shape().dim_size())
+          fail_shape_inference("W has rank ", wt->tensor_type().shape().dim_size(), ", X rank ",
+                               x->tensor_type().shape().dim_size(), "; they must be equal");
+        inner(ctx);
+      });
+    }
+    return copy.get();
+  }
+
+ private:
+  /// The input holding W for the ops whose inference reads X's dims by W's rank, else -1.
+  static int weight_input(const std::string& op, const std::string& domain) {
+    if (!domain.empty() && domain != "ai.onnx") return -1;
+    if (op == "Conv" || op == "ConvInteger") return 1;
+    if (op == "QLinearConv") return 3;
+    return -1;
+  }
+  mutable std::mutex mu_;
+  mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> copies_;
+};
+
+}  // namespace
+
+const onnx::ISchemaRegistry* guarded_onnx_schemas() {
+  static const GuardedSchemas registry;
+  return &registry;
 }
 
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {

@@ -1,5 +1,6 @@
 // Conversions between onnx.TensorProto and ge::Tensor (core-internal).
 #pragma once
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
 #include <string>
@@ -20,6 +21,13 @@ void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_d
 /// type of an input nothing defines before it, or has a subgraph; the frontend then skips
 /// onnx::shape_inference, whose results only seed GE's own propagation.
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
+/// ONNX's schema registry for onnx::shape_inference::InferShapes, with the inference functions
+/// that index out of bounds on inconsistent ranks wrapped by a rank check that fails inference
+/// instead: Conv, ConvInteger and QLinearConv take their kernel shape from W's dims past the
+/// second and index X's spatial dims and the pads by it (onnx/defs/nn/defs.cc,
+/// convPoolShapeInference), so a W whose rank differs from X's reads past X's dims. The check
+/// runs inside inference, where the ranks of intermediate values are known too.
+const onnx::ISchemaRegistry* guarded_onnx_schemas();
 void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* p);
 
 }  // namespace ge::core

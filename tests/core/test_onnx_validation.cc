@@ -255,5 +255,24 @@ TEST(OnnxValidation, UndefinedNodeInputDoesNotReachOnnxInference) {
   }
 }
 
+// onnx 1.12's convPoolShapeInference takes Conv's kernel shape from W's dims and reads X's dims
+// by it: a rank-2 X with a rank-4 W read past X's dims (SEGV; fuzz finding, the model files are in
+// tests/fuzz/regressions/onnx_import/). The frontend's inference fails the node instead and the
+// graph loads; GE's propagation then refuses it by name (cli_error_conv*_rank_mismatch).
+TEST(OnnxValidation, ConvWhoseWeightRankDiffersFromItsInputLoadsWithoutOnnxInference) {
+  TempDir d;
+  onnx::TensorProto w;
+  w.set_name("w");
+  w.set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t dim : {2, 3, 3, 3}) w.add_dims(dim);
+  for (int i = 0; i < 54; ++i) w.add_float_data(1.f);
+  onnx::ModelProto m = add_model(w);
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(5);
+  m.mutable_graph()->mutable_node(0)->set_op_type("Conv");
+  m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->clear_shape();
+  auto graph = core::make_onnx_frontend()->load(save(m, d.model() / "conv.onnx"), {});
+  EXPECT_EQ(graph->num_nodes(), 1u);
+}
+
 }  // namespace
 }  // namespace ge
