@@ -108,8 +108,8 @@ GE_SIMD float exp_shifted(float* __restrict y, const float* __restrict x, float 
   // Branch-free so the loop vectorizes: round via the 1.5 * 2^23 magic constant, build 2^k from
   // the exponent bits.
   auto one = [m](float v) {
-    float t = v - m;
-    t = t < -87.3f ? -87.3f : (t > 88.7f ? 88.7f : t);
+    const float t0 = v - m;
+    const float t = t0 < -87.3f ? -87.3f : (t0 > 88.7f ? 88.7f : t0);
     const float magic = 12582912.0f;  // 1.5 * 2^23
     const float kf = t * 1.44269504088896341f + magic;
     const int32_t k = std::bit_cast<int32_t>(kf) - std::bit_cast<int32_t>(magic);
@@ -122,7 +122,9 @@ GE_SIMD float exp_shifted(float* __restrict y, const float* __restrict x, float 
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
-    return p * std::bit_cast<float>((k + 127) << 23);
+    // Below -87.3 exp leaves float's normal range: 0, not the clamp's 1.2e-38, which the
+    // softmax's normalization would make subnormal (an FP assist per use on Intel cores).
+    return t0 < -87.3f ? 0.0f : p * std::bit_cast<float>((k + 127) << 23);
   };
   for (; i + 16 <= n; i += 16)
     for (int j = 0; j < 16; ++j) {

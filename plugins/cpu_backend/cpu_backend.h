@@ -111,7 +111,7 @@ float sum(const float* x, int64_t n);
 float max(const float* x, int64_t n);  ///< -inf for n == 0
 /// y[i] = exp(x[i] - m) (y may be null: only the sum is wanted); returns the sum of those.
 /// Cephes-style expf (range reduction by ln 2, degree-6 polynomial): relative error ~2e-7,
-/// arguments below -87.3 give ~1e-38 instead of an underflow to 0. For softmax, x - m <= 0.
+/// arguments below -87.3 (out of float's normal range) give 0. For softmax, x - m <= 0.
 float exp_shifted(float* y, const float* x, float m, int64_t n);
 }  // namespace simd
 

@@ -65,6 +65,23 @@ TEST(Softmax, Opset11AxisOneFlattensTrailingDims) {
   expect_near(y, {e(1) / z0, e(2) / z0, e(3) / z0, e(5) / z0, 1 / z1, 1 / z1, e(1) / z1, e(-1) / z1});
 }
 
+TEST(Softmax, MaskedScoresAreExactZerosNotSubnormals) {
+  // An additive attention mask (-10000, or finfo.min) puts scores 87.3 or more below the row max:
+  // e^(x - m) underflows there, so the probability is 0 — not the 1.2e-38 a clamped exp gives,
+  // which the normalization makes subnormal (slow in every later multiply on Intel cores).
+  // 32 elements: the vector loop as well as the tail.
+  std::vector<float> x(33, -10000.f);
+  x[0] = 0.f, x[1] = 0.f, x[32] = -3.4e38f, x[31] = -87.2f;
+  Tensor y = run1("Softmax", f32({1, 33}, x), {1, 33}, attrs({}), 13);
+  const float* p = y.data_as<float>();
+  const float tail = std::exp(-87.2f);  // just inside float's normal range: kept
+  EXPECT_NEAR(p[0], 0.5f, 1e-7f);
+  EXPECT_NEAR(p[1], 0.5f, 1e-7f);
+  EXPECT_NEAR(p[31] / tail, 0.5f, 1e-5f);
+  for (int i = 2; i < 31; ++i) EXPECT_EQ(p[i], 0.f) << i;
+  EXPECT_EQ(p[32], 0.f);
+}
+
 TEST(Softmax, LargeNumbersAreStable) {  // test_softmax_large_number
   Tensor y = run1("Softmax", f32({1, 4}, {10000, 10001, 10002, 10003}), {1, 4}, attrs({}), 13);
   expect_near(y, {0.032058604f, 0.08714432f, 0.23688284f, 0.6439143f});
