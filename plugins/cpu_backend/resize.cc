@@ -141,26 +141,34 @@ class ResizeKernel : public CpuKernel {
       y[0] = x[0];
       return;
     }
-    const int64_t W = ys[r - 1];
-    const int64_t rows = ys.numel() / W;
-    const AxisTaps& last = taps[r - 1];
+    // A last axis that maps every index to itself (NC1HWC0's C0; a channels-last copy) is a
+    // vector of V contiguous floats moved as a whole: the innermost resized axis is then the
+    // one before it, and each of its taps reads V consecutive inputs.
+    const bool inner_copy = r >= 2 && is_identity(taps[r - 1]);
+    const size_t la = inner_copy ? r - 2 : r - 1;
+    const int64_t V = inner_copy ? ys[r - 1] : 1, W = ys[la];
+    const int64_t rows = ys.numel() / (W * V);
+    const AxisTaps& last = taps[la];
     parallel_for(rows, [&](int64_t row) {
-      // Combined taps of the leading axes of this row.
-      std::vector<int64_t> offs{0};
-      std::vector<float> ws{1.f};
+      // Combined taps of the leading axes of this row (scratch reused per thread: a row can be
+      // as short as one vector of C0).
+      thread_local std::vector<int64_t> offs, no, idx;
+      thread_local std::vector<float> ws, nw, part;
+      offs.assign(1, 0);
+      ws.assign(1, 1.f);
       bool outside = false;
       int64_t rem = row;
-      std::vector<int64_t> idx(r - 1);
-      for (size_t d = r - 1; d-- > 0;) {
+      idx.resize(la);
+      for (size_t d = la; d-- > 0;) {
         idx[d] = rem % ys[d];
         rem /= ys[d];
       }
-      for (size_t d = 0; d + 1 < r; ++d) {
+      for (size_t d = 0; d < la; ++d) {
         const AxisTaps& t = taps[d];
         const int64_t o = idx[d];
         outside = outside || t.outside[o];
-        std::vector<int64_t> no;
-        std::vector<float> nw;
+        no.clear();
+        nw.clear();
         for (size_t k = 0; k < offs.size(); ++k)
           for (int j = 0; j < t.n; ++j) {
             const float wj = t.w[o * t.n + j];
@@ -171,29 +179,56 @@ class ResizeKernel : public CpuKernel {
         offs.swap(no);
         ws.swap(nw);
       }
-      float* yr = y + row * W;
+      float* yr = y + row * W * V;
       if (outside) {
-        for (int64_t o = 0; o < W; ++o) yr[o] = extrapolation_;
+        for (int64_t o = 0; o < W * V; ++o) yr[o] = extrapolation_;
         return;
       }
       const int n = last.n;
+      if (V > 1) part.resize(static_cast<size_t>(V));
       for (int64_t o = 0; o < W; ++o) {
+        float* yo = yr + o * V;
         if (last.outside[o]) {
-          yr[o] = extrapolation_;
+          for (int64_t c = 0; c < V; ++c) yo[c] = extrapolation_;
           continue;
         }
         const int64_t* lo = &last.off[o * n];
         const float* lw = &last.w[o * n];
-        float acc = 0.f;
+        if (V == 1) {
+          float acc = 0.f;
+          for (size_t k = 0; k < offs.size(); ++k) {
+            const float* base = x + offs[k];
+            float s = 0.f;
+            for (int j = 0; j < n; ++j) s += lw[j] * base[lo[j]];
+            acc += ws[k] * s;
+          }
+          yo[0] = acc;
+          continue;
+        }
+        // The same sums in the same order per element, V elements at a time.
+        float* pt = part.data();
+        for (int64_t c = 0; c < V; ++c) yo[c] = 0.f;
         for (size_t k = 0; k < offs.size(); ++k) {
           const float* base = x + offs[k];
-          float s = 0.f;
-          for (int j = 0; j < n; ++j) s += lw[j] * base[lo[j]];
-          acc += ws[k] * s;
+          for (int64_t c = 0; c < V; ++c) pt[c] = 0.f;
+          for (int j = 0; j < n; ++j) {
+            const float* src = base + lo[j];
+            const float wj = lw[j];
+            for (int64_t c = 0; c < V; ++c) pt[c] += wj * src[c];
+          }
+          const float wk = ws[k];
+          for (int64_t c = 0; c < V; ++c) yo[c] += wk * pt[c];
         }
-        yr[o] = acc;
       }
     });
+  }
+
+  /// Every output index reads exactly its own input index with weight 1.
+  static bool is_identity(const AxisTaps& t) {
+    if (t.n != 1) return false;
+    for (size_t o = 0; o < t.off.size(); ++o)
+      if (t.off[o] != static_cast<int64_t>(o) || t.w[o] != 1.f || t.outside[o]) return false;
+    return true;
   }
 
   std::string impl_name() const override { return "cpu:resize"; }

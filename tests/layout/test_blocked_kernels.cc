@@ -142,6 +142,33 @@ TEST_F(BlockedKernels, BatchNormalizationKeepsThePaddingZeroAndMatchesNchw) {
   EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);  // same a·x + b per element
 }
 
+TEST_F(BlockedKernels, ResizeOnNc1hwc0MatchesNchwBitwise) {
+  // UNet's and DeepLab's upsampling: linear with align_corners and half_pixel, and nearest; on
+  // NC1HWC0 each tap moves a vector of C0 channels, in the same order of sums as NCHW.
+  for (const char* mode : {R"(coordinate_transformation_mode="align_corners", mode="linear")",
+                           R"(coordinate_transformation_mode="half_pixel", mode="linear")",
+                           R"(mode="nearest")", R"(mode="cubic")"}) {
+    const std::string text = std::string(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,5,6]
+  const %scales: f32[4] = [1, 1, 2, 1.5]
+  %b: f32[2,20,5,6]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %r: f32[2,20,10,9]@NC1HWC0 = Resize(%b, _, %scales) {)") + mode + R"(}
+  %y: f32[2,20,10,9] = ge.TransData(%r) {dst_format="NCHW", src_format="NC1HWC0"}
+  %z: f32[2,20,10,9] = Resize(%x, _, %scales) {)" + mode + R"(}
+  output %r
+  output %y
+  output %z
+})";
+    SCOPED_TRACE(mode);
+    auto g = h.parse(text);
+    auto out = run(text, ge::test::PassHarness::random_inputs(*g), false);
+    ASSERT_EQ(out.size(), 3u);
+    expect_zero_padding(out[0]);
+    ASSERT_EQ(out[1].nbytes(), out[2].nbytes());
+    EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);
+  }
+}
+
 TEST_F(BlockedKernels, FusedConvKeepsThePaddingZeroEvenWithSigmoid) {
   // 20 output channels: 12 padding channels, where sigmoid(0) = 0.5 would leak.
   const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
