@@ -149,6 +149,10 @@ class ResizeKernel : public CpuKernel {
     const int64_t V = inner_copy ? ys[r - 1] : 1, W = ys[la];
     const int64_t rows = ys.numel() / (W * V);
     const AxisTaps& last = taps[la];
+    const Shape& xs = io.inputs[0].shape();
+    if (r == 4 && !inner_copy && maps_to_itself(taps[0], xs[1] * xs[2] * xs[3]) && maps_to_itself(taps[1], xs[2] * xs[3]) &&
+        !any_outside(taps[2]) && !any_outside(taps[3]))
+      return run_planes(x, y, taps, xs, ys);
     parallel_for(rows, [&](int64_t row) {
       // Combined taps of the leading axes of this row (scratch reused per thread: a row can be
       // as short as one vector of C0).
@@ -221,6 +225,69 @@ class ResizeKernel : public CpuKernel {
         }
       }
     });
+  }
+
+  /// [N, C, H, W] resized over H and W only: per plane, every input row is interpolated along W
+  /// once into a scratch row of the output's width, and each output row blends the scratch rows
+  /// of its H taps — an upsampling by s reuses each interpolated row s times instead of
+  /// re-gathering it per output. The sums and their order are the general loop's (per H tap k,
+  /// s_k = sum_j w_j x[..]; y = sum_k w_k s_k, taps of weight 0 skipped), so the bits are too.
+  void run_planes(const float* x, float* y, const std::vector<AxisTaps>& taps, const Shape& xs, const Shape& ys) const {
+    const AxisTaps &th = taps[2], &tw = taps[3];
+    const int64_t Hi = xs[2], Wi = xs[3], Ho = ys[2], Wo = ys[3], nh = th.n, nw = tw.n;
+    parallel_for(ys[0] * ys[1], [&](int64_t plane) {
+      thread_local std::vector<float> rows;
+      thread_local std::vector<uint8_t> done;
+      rows.resize(static_cast<size_t>(Hi * Wo));
+      done.assign(static_cast<size_t>(Hi), 0);
+      const float* xp = x + plane * Hi * Wi;
+      float* yp = y + plane * Ho * Wo;
+      for (int64_t o = 0; o < Ho; ++o) {
+        float* yr = yp + o * Wo;
+        for (int64_t c = 0; c < Wo; ++c) yr[c] = 0.f;
+        for (int64_t k = 0; k < nh; ++k) {
+          const float wk = th.w[o * nh + k];
+          if (wk == 0.f) continue;
+          const int64_t i = th.off[o * nh + k] / Wi;  // the tap's input row (offsets count elements)
+          float* hr = rows.data() + i * Wo;
+          if (!done[static_cast<size_t>(i)]) {
+            const float* xr = xp + i * Wi;
+            for (int64_t c = 0; c < Wo; ++c) {
+              const int64_t* lo = &tw.off[c * nw];
+              const float* lw = &tw.w[c * nw];
+              float s = 0.f;
+              for (int64_t j = 0; j < nw; ++j) s += lw[j] * xr[lo[j]];
+              hr[c] = s;
+            }
+            done[static_cast<size_t>(i)] = 1;
+          }
+          for (int64_t c = 0; c < Wo; ++c) yr[c] += wk * hr[c];
+        }
+      }
+    });
+  }
+
+  /// Every output index o reads input index o with weight 1, its other taps weight 0 (which the
+  /// leading-axes loop skips): an axis left as it is, its offsets `stride` elements apart.
+  static bool maps_to_itself(const AxisTaps& t, int64_t stride) {
+    for (size_t o = 0; o < t.outside.size(); ++o) {
+      if (t.outside[o]) return false;
+      int nonzero = 0;
+      for (int j = 0; j < t.n; ++j) {
+        const float w = t.w[o * t.n + j];
+        if (w == 0.f) continue;
+        if (w != 1.f || t.off[o * t.n + j] != static_cast<int64_t>(o) * stride) return false;
+        ++nonzero;
+      }
+      if (nonzero != 1) return false;
+    }
+    return true;
+  }
+
+  static bool any_outside(const AxisTaps& t) {
+    for (uint8_t o : t.outside)
+      if (o) return true;
+    return false;
   }
 
   /// Every output index reads exactly its own input index with weight 1.
