@@ -57,6 +57,25 @@ TEST(CpuElementwise, IntegerDivTruncatesAndNeverTraps) {
   EXPECT_EQ(values<uint8_t>(out[0]), (std::vector<uint8_t>{85, 3, 2}));
 }
 
+TEST(CpuElementwise, PowByConstantTwoIsASquare) {
+  // A constant exponent 2 runs as x·x (kernel "Pow:square"): the same values as powf, signs and
+  // specials included; a non-constant exponent keeps the general kernel with the same results.
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor x = make<float>({6}, {-3.f, 0.5f, -0.f, inf, -inf, nan});
+  const Tensor two = make<float>({}, {2.f});
+  for (std::set<size_t> constant : {std::set<size_t>{1}, std::set<size_t>{}}) {
+    auto out = harness().run("Pow", {x, two}, {{DT::Float32, {6}}}, {}, 15, constant);
+    const float* y = out[0].data_as<float>();
+    EXPECT_EQ(y[0], 9.f);
+    EXPECT_EQ(y[1], 0.25f);
+    EXPECT_EQ(y[2], 0.f);
+    EXPECT_FALSE(std::signbit(y[2]));
+    EXPECT_EQ(y[3], inf);
+    EXPECT_EQ(y[4], inf);
+    EXPECT_TRUE(std::isnan(y[5]));
+  }
+}
+
 TEST(CpuElementwise, PowMixedTypes) {
   // Output type = base type (Pow-15); float^int64 as in test_pow_types_float32_int64.
   auto out = harness().run("Pow", {make<float>({3}, {1, 2, 3}), make<int64_t>({3}, {4, 5, 6})}, {{DT::Float32, {3}}});
