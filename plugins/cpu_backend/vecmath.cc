@@ -4,10 +4,9 @@
 // expf.c / logf.c: Cody-Waite range reduction and minimax polynomials, ~1 ulp), with AVX-512's
 // scalef/getexp/getmant doing the exponent work. tanh: the rational minimax approximation
 // x·P(x²)/Q(x²) on [-9, 9] of Eigen's generic_fast_tanh_float (Eigen/src/Core/MathFunctionsImpl.h;
-// ONNX Runtime's MLAS tanh.cpp uses the same), ±1 beyond. erf: the rational minimax
-// approximation x·P(x²)/Q(x²) on [-4, 4] of Eigen's generic_fast_erf_float (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h; XLA and TVM
-// use the same coefficients), ±1 beyond, where erf rounds to ±1 in float. Both divide by rcp14 and
-// a Newton step; tests/cpu_backend/test_vecmath.cc bounds their error against libm.
+// ONNX Runtime's MLAS tanh.cpp uses the same), ±1 beyond, dividing by rcp14 and a Newton step.
+// erf: ONNX Runtime's MLAS erf (a polynomial below 0.921875, 1 - exp(-polynomial) above; 1 ulp).
+// tests/cpu_backend/test_vecmath.cc bounds every function's error against libm.
 #include "vecmath.h"
 
 #include <immintrin.h>
@@ -42,13 +41,16 @@ constexpr float kTanhP[] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60
                             4.89352455891786e-03f};
 constexpr float kTanhQ[] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.26843463243900e-03f,
                             4.89352518554385e-03f};
-// Eigen's generic_fast_erf_float: erf(x) = x P(x^2) / Q(x^2) on [-4, 4]; coefficients from the
-// highest power down (numerator alpha_13 .. alpha_1, denominator beta_8 .. beta_0).
-constexpr float kErfP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f, -2.10102402082508e-06f,
-                           -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f,
-                           -1.60960333262415e-02f};
-constexpr float kErfQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
-                           -7.37332916720468e-03f, -1.42647390514189e-02f};
+// ONNX Runtime's MLAS erf (onnxruntime/core/mlas/lib/erf.cpp, MlasErfConstants): for
+// |x| <= 0.921875, erf(x) = x + x·P(x²); above, erf(|x|) = 1 - exp(-(|x| + |x|·Q(|x|))) with |x|
+// clamped at 3.925 and its own exp polynomial; faithfully rounded (1 ulp). Coefficients from the
+// highest power down.
+constexpr float kErfSmall[] = {-5.99104969e-4f, 4.99339588e-3f, -2.67667342e-2f, 1.12818025e-1f, -3.76124859e-1f,
+                               1.28379151e-1f};
+constexpr float kErfBig[] = {1.72948930e-5f,  -3.83208680e-4f, 3.88393435e-3f, -2.42545605e-2f,
+                             1.06777847e-1f,  6.34846687e-1f,  1.28717512e-1f};
+constexpr float kErfExp[] = {1.38319808e-3f, 8.37550033e-3f, 4.16689515e-2f, 1.66664466e-1f,
+                             4.99999851e-1f, 1.0f,           1.0f};
 
 GE_AVX512 inline __m512 v(float c) { return _mm512_set1_ps(c); }
 
@@ -118,13 +120,18 @@ GE_AVX512 inline __m512 tanh16(__m512 x) {
 }
 
 GE_AVX512 inline __m512 erf16(__m512 x) {
-  // Clamped to [-4, 4] (a NaN passes: min/max return their second operand on NaN); Q(x^2) <= beta_0
-  // < 0 there (every coefficient is negative), so the reciprocal never sees zero.
-  const __m512 c = _mm512_min_ps(v(4.f), _mm512_max_ps(v(-4.f), x));
-  const __m512 z = _mm512_mul_ps(c, c);
-  const __m512 y = _mm512_mul_ps(_mm512_mul_ps(horner(z, kErfP), c), recip16(horner(z, kErfQ)));
-  // Beyond |x| = 4 erf is ±1 to float precision; the rational is not exactly 1 there.
-  return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(abs16(x), v(4.f), _CMP_GE_OQ), with_sign_of(v(1.f), x));
+  const __m512 a = abs16(x);
+  // |x| <= 0.921875: |x| + |x|·P(x²) (a NaN stays NaN on this side of the blend).
+  const __m512 small = _mm512_fmadd_ps(horner(_mm512_mul_ps(a, a), kErfSmall), a, a);
+  // Above: 1 - exp(-t), t = |x| + |x|·Q(|x|), |x| clamped at 3.925 (erf is 1 in float beyond).
+  const __m512 ab = _mm512_min_ps(v(3.925f), a);
+  const __m512 t = _mm512_max_ps(v(-88.3762626647949f), _mm512_sub_ps(v(0.f), _mm512_fmadd_ps(horner(ab, kErfBig), ab, ab)));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(t, v(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 f = _mm512_fmadd_ps(n, v(-6.93145752e-1f), t);
+  f = _mm512_fmadd_ps(n, v(-1.42860677e-6f), f);
+  const __m512 big = _mm512_sub_ps(v(1.f), _mm512_scalef_ps(horner(f, kErfExp), n));
+  const __m512 r = _mm512_mask_mov_ps(small, _mm512_cmp_ps_mask(a, v(0.921875f), _CMP_GT_OQ), big);
+  return with_sign_of(r, x);
 }
 
 // One loop per function (not a template over a lambda: a lambda cannot carry the target
