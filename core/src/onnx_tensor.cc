@@ -154,24 +154,41 @@ void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_d
 
 namespace {
 
+/// The rank of input i's tensor type when inference knows it, else -1.
+int known_rank(onnx::InferenceContext& ctx, size_t i) {
+  const onnx::TypeProto* t = ctx.getNumInputs() > i ? ctx.getInputType(i) : nullptr;
+  if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return -1;
+  return t->tensor_type().shape().dim_size();
+}
+
+using Guard = void (*)(onnx::InferenceContext&);
+
+/// Conv, ConvInteger, QLinearConv (W at `w`): convPoolShapeInference reads X's dims by W's rank.
+template <size_t w>
+void same_rank_as_x(onnx::InferenceContext& ctx) {
+  const int x = known_rank(ctx, 0), k = known_rank(ctx, w);
+  if (x >= 0 && k >= 0 && x != k) fail_shape_inference("W has rank ", k, ", X rank ", x, "; they must be equal");
+}
+
+/// MaxUnpool without output_shape takes the channels from I's dim 1 unchecked.
+void indices_of_rank_two(onnx::InferenceContext& ctx) {
+  const bool output_shape = ctx.getNumInputs() > 2 && ctx.getInputType(2);
+  if (output_shape || known_rank(ctx, 0) < 0) return;
+  if (known_rank(ctx, 1) < 2) fail_shape_inference("I must have a known shape of rank >= 2 (X's)");
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
     const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(key, max_version, domain);
-    const int w = weight_input(key, domain);
-    if (!s || w < 0 || !s->has_type_and_shape_inference_function()) return s;
+    const Guard guard = guard_for(key, domain);
+    if (!s || !guard || !s->has_type_and_shape_inference_function()) return s;
     std::lock_guard<std::mutex> lock(mu_);
     std::unique_ptr<onnx::OpSchema>& copy = copies_[s];
     if (!copy) {
       copy = std::make_unique<onnx::OpSchema>(*s);
-      copy->TypeAndShapeInferenceFunction([inner = s->GetTypeAndShapeInferenceFunction(), w](onnx::InferenceContext& ctx) {
-        const onnx::TypeProto* x = ctx.getNumInputs() > 0 ? ctx.getInputType(0) : nullptr;
-        const onnx::TypeProto* wt = ctx.getNumInputs() > static_cast<size_t>(w) ? ctx.getInputType(w) : nullptr;
-        if (x && wt && x->has_tensor_type() && wt->has_tensor_type() && x->tensor_type().has_shape() &&
-            wt->tensor_type().has_shape() &&
-            x->tensor_type().shape().dim_size() != wt->tensor_type().shape().dim_size())
-          fail_shape_inference("W has rank ", wt->tensor_type().shape().dim_size(), ", X rank ",
-                               x->tensor_type().shape().dim_size(), "; they must be equal");
+      copy->TypeAndShapeInferenceFunction([inner = s->GetTypeAndShapeInferenceFunction(), guard](onnx::InferenceContext& ctx) {
+        guard(ctx);
         inner(ctx);
       });
     }
@@ -179,12 +196,13 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
   }
 
  private:
-  /// The input holding W for the ops whose inference reads X's dims by W's rank, else -1.
-  static int weight_input(const std::string& op, const std::string& domain) {
-    if (!domain.empty() && domain != "ai.onnx") return -1;
-    if (op == "Conv" || op == "ConvInteger") return 1;
-    if (op == "QLinearConv") return 3;
-    return -1;
+  /// The check to run before the op's onnx 1.12 inference function, or null.
+  static Guard guard_for(const std::string& op, const std::string& domain) {
+    if (!domain.empty() && domain != "ai.onnx") return nullptr;
+    if (op == "Conv" || op == "ConvInteger") return same_rank_as_x<1>;
+    if (op == "QLinearConv") return same_rank_as_x<3>;
+    if (op == "MaxUnpool") return indices_of_rank_two;
+    return nullptr;
   }
   mutable std::mutex mu_;
   mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> copies_;

@@ -77,6 +77,10 @@ void infer_with_onnx_schema(InferContext& ctx) {
   if (default_domain && (n.op_type() == "Conv" || n.op_type() == "ConvInteger" || n.op_type() == "QLinearConv") &&
       ctx.has_input(0) && ctx.has_input(w) && ctx.input_shape(0).rank() != ctx.input_shape(w).rank())
     ctx.fail("W " + ctx.input_shape(w).str() + " must have the rank of X " + ctx.input_shape(0).str());
+  // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
+  if (default_domain && n.op_type() == "MaxUnpool" && !(n.num_inputs() > 2 && n.input(2)) && ctx.has_input(1) &&
+      ctx.input_shape(1).rank() < 2)
+    ctx.fail("I " + ctx.input_shape(1).str() + " must have X's rank (>= 2)");
   NodeInferenceContext ic(n, *s);
   try {
     s->CheckInputOutputType(ic);
