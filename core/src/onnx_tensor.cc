@@ -163,7 +163,8 @@ int known_rank(onnx::InferenceContext& ctx, size_t i) {
 
 using Guard = void (*)(onnx::InferenceContext&);
 
-/// Conv, ConvInteger, QLinearConv (W at `w`): convPoolShapeInference reads X's dims by W's rank.
+/// Conv, ConvInteger, QLinearConv, ConvTranspose (W at `w`): convPoolShapeInference and
+/// convTransposeShapeInference read X's dims by W's rank (and ConvTranspose W's dim 1).
 template <size_t w>
 void same_rank_as_x(onnx::InferenceContext& ctx) {
   const int x = known_rank(ctx, 0), k = known_rank(ctx, w);
@@ -199,7 +200,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
   /// The check to run before the op's onnx 1.12 inference function, or null.
   static Guard guard_for(const std::string& op, const std::string& domain) {
     if (!domain.empty() && domain != "ai.onnx") return nullptr;
-    if (op == "Conv" || op == "ConvInteger") return same_rank_as_x<1>;
+    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return same_rank_as_x<1>;
     if (op == "QLinearConv") return same_rank_as_x<3>;
     if (op == "MaxUnpool") return indices_of_rank_two;
     return nullptr;

@@ -23,9 +23,10 @@ void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_d
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
 /// ONNX's schema registry for onnx::shape_inference::InferShapes, with the inference functions
 /// that index out of bounds on inconsistent ranks wrapped by a rank check that fails inference
-/// instead (onnx/defs/nn/defs.cc): Conv, ConvInteger and QLinearConv take their kernel shape from
-/// W's dims past the second and index X's spatial dims and the pads by it
-/// (convPoolShapeInference), so a W whose rank differs from X's reads past X's dims; MaxUnpool
+/// instead (onnx/defs/nn/defs.cc): Conv, ConvInteger, QLinearConv and ConvTranspose take their
+/// kernel shape from W's dims past the second and index X's spatial dims and the pads by it
+/// (convPoolShapeInference, convTransposeShapeInference), so a W whose rank differs from X's reads
+/// past X's dims; MaxUnpool
 /// without output_shape reads dim 1 of I unchecked (maxUnpoolShapeInference). The checks run
 /// inside inference, where the ranks of intermediate values are known too.
 const onnx::ISchemaRegistry* guarded_onnx_schemas();

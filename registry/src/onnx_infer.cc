@@ -68,13 +68,15 @@ void infer_with_onnx_schema(InferContext& ctx) {
   if (s->Deprecated())
     ctx.fail(n.op_type() + " is deprecated since opset " + std::to_string(s->since_version()) +
              " (onnx/docs/Changelog.md); the model at opset " + std::to_string(ctx.opset()) + " may not use it");
-  // onnx 1.12's convPoolShapeInference (Conv, ConvInteger, QLinearConv) takes the kernel shape
-  // from W's dims past the second and indexes X's spatial dims and the pads by it: a W whose rank
-  // differs from X's reads past X's dims (onnx/defs/nn/defs.cc). core's whole-model inference
+  // onnx 1.12's convPoolShapeInference (Conv, ConvInteger, QLinearConv) and
+  // convTransposeShapeInference take the kernel shape from W's dims past the second and index X's
+  // spatial dims and the pads by it: a W whose rank differs from X's reads past X's dims
+  // (onnx/defs/nn/defs.cc). core's whole-model inference
   // guards the same functions (core/src/onnx_tensor.cc, guarded_onnx_schemas).
   const bool default_domain = n.domain().empty() || n.domain() == "ai.onnx";
   const size_t w = n.op_type() == "QLinearConv" ? 3 : 1;
-  if (default_domain && (n.op_type() == "Conv" || n.op_type() == "ConvInteger" || n.op_type() == "QLinearConv") &&
+  if (default_domain &&
+      (n.op_type() == "Conv" || n.op_type() == "ConvInteger" || n.op_type() == "QLinearConv" || n.op_type() == "ConvTranspose") &&
       ctx.has_input(0) && ctx.has_input(w) && ctx.input_shape(0).rank() != ctx.input_shape(w).rank())
     ctx.fail("W " + ctx.input_shape(w).str() + " must have the rank of X " + ctx.input_shape(0).str());
   // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
