@@ -243,6 +243,25 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
     }
     defined.insert(n.output().begin(), n.output().end());
   }
+  // Some inference functions dereference a required attribute without looking (Scan's body):
+  // a node missing one skips onnx's inference; GE's import refuses it by name.
+  std::map<std::string, int64_t> opsets;
+  for (const auto& o : m.opset_import()) opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = o.version();
+  for (const auto& n : m.graph().node()) {
+    const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    auto v = opsets.find(domain);
+    if (v == opsets.end()) continue;
+    const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(v->second), domain);
+    if (!s) continue;
+    for (const auto& [name, attr] : s->attributes()) {
+      if (!attr.required) continue;
+      bool present = false;
+      for (const auto& a : n.attribute()) present = present || a.name() == name;
+      if (present) continue;
+      if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") lacks its required attribute '" + name + "'";
+      return false;
+    }
+  }
   for (const auto& n : m.graph().node()) {
     if (n.op_type() != "LayerNormalization" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
     // onnx 1.12's LayerNormalization inference indexes the input's dims by `axis` without a

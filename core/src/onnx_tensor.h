@@ -17,8 +17,9 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir
 /// (onnx::shape_inference) reads the tensors; throws ge::Error naming the tensor.
 void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path);
 /// False (with the reason) when a node would reach an onnx 1.12 shape-inference function that
-/// indexes out of bounds on its attributes (LayerNormalization's axis) or dereferences the null
-/// type of an input nothing defines before it, or has a subgraph; the frontend then skips
+/// indexes out of bounds on its attributes (LayerNormalization's axis), dereferences the null
+/// type of an input nothing defines before it or a required attribute the node lacks (Scan's
+/// body), or has a subgraph; the frontend then skips
 /// onnx::shape_inference, whose results only seed GE's own propagation.
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
 /// ONNX's schema registry for onnx::shape_inference::InferShapes, with the inference functions
