@@ -59,6 +59,33 @@ class NodeInferenceContext final : public onnx::InferenceContext {
   std::vector<onnx::TypeProto> out_types_;
 };
 
+/// The cases where an onnx 1.12 inference function indexes out of bounds instead of failing
+/// (onnx/defs/nn/defs.cc; found by fuzzing): refused here by name, with the shapes. core's
+/// whole-model inference guards the same functions (core/src/onnx_tensor.cc).
+void check_before_onnx_inference(InferContext& ctx) {
+  const Node& n = ctx.node();
+  if (!(n.domain().empty() || n.domain() == "ai.onnx")) return;
+  const std::string& op = n.op_type();
+  // convPoolShapeInference (Conv, ConvInteger, QLinearConv) and convTransposeShapeInference take
+  // the kernel shape from W's dims past the second and index X's spatial dims and pads by it.
+  if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv" || op == "ConvTranspose") {
+    const size_t w = op == "QLinearConv" ? 3 : 1;
+    if (ctx.has_input(0) && ctx.has_input(w) && ctx.input_shape(0).rank() != ctx.input_shape(w).rank())
+      ctx.fail("W " + ctx.input_shape(w).str() + " must have the rank of X " + ctx.input_shape(0).str());
+  }
+  // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
+  if (op == "MaxUnpool" && !(n.num_inputs() > 2 && n.input(2)) && ctx.has_input(1) && ctx.input_shape(1).rank() < 2)
+    ctx.fail("I " + ctx.input_shape(1).str() + " must have X's rank (>= 2)");
+  // LayerNormalization's inference indexes X's dims by `axis` unchecked.
+  if (op == "LayerNormalization" && ctx.has_input(0)) {
+    const int64_t r = static_cast<int64_t>(ctx.input_shape(0).rank());
+    const int64_t axis = n.attrs.get_int("axis", -1);
+    if (axis < -r || axis >= r)
+      ctx.fail("axis " + std::to_string(axis) + " is outside [-" + std::to_string(r) + ", " + std::to_string(r) +
+               ") for X " + ctx.input_shape(0).str());
+  }
+}
+
 }  // namespace
 
 void infer_with_onnx_schema(InferContext& ctx) {
@@ -68,21 +95,7 @@ void infer_with_onnx_schema(InferContext& ctx) {
   if (s->Deprecated())
     ctx.fail(n.op_type() + " is deprecated since opset " + std::to_string(s->since_version()) +
              " (onnx/docs/Changelog.md); the model at opset " + std::to_string(ctx.opset()) + " may not use it");
-  // onnx 1.12's convPoolShapeInference (Conv, ConvInteger, QLinearConv) and
-  // convTransposeShapeInference take the kernel shape from W's dims past the second and index X's
-  // spatial dims and the pads by it: a W whose rank differs from X's reads past X's dims
-  // (onnx/defs/nn/defs.cc). core's whole-model inference
-  // guards the same functions (core/src/onnx_tensor.cc, guarded_onnx_schemas).
-  const bool default_domain = n.domain().empty() || n.domain() == "ai.onnx";
-  const size_t w = n.op_type() == "QLinearConv" ? 3 : 1;
-  if (default_domain &&
-      (n.op_type() == "Conv" || n.op_type() == "ConvInteger" || n.op_type() == "QLinearConv" || n.op_type() == "ConvTranspose") &&
-      ctx.has_input(0) && ctx.has_input(w) && ctx.input_shape(0).rank() != ctx.input_shape(w).rank())
-    ctx.fail("W " + ctx.input_shape(w).str() + " must have the rank of X " + ctx.input_shape(0).str());
-  // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
-  if (default_domain && n.op_type() == "MaxUnpool" && !(n.num_inputs() > 2 && n.input(2)) && ctx.has_input(1) &&
-      ctx.input_shape(1).rank() < 2)
-    ctx.fail("I " + ctx.input_shape(1).str() + " must have X's rank (>= 2)");
+  check_before_onnx_inference(ctx);
   NodeInferenceContext ic(n, *s);
   try {
     s->CheckInputOutputType(ic);
