@@ -47,7 +47,8 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
   // The converter first builds onnx's IR of the model (ImportModelProto, onnx/common/
   // ir_pb_converter.cc), which returns no graph below ir_version 2 and writes through a null value
   // for a graph output that nothing defines (initializers define values from ir_version 4 on);
-  // the converter then dereferences both. Refused here as GE's import below would refuse them.
+  // the converter then dereferences both, and indexes a node's inputs by its schema's count.
+  // Refused here as GE's import below would refuse them.
   if (model.ir_version() < 2)
     throw InvalidGraphError("model file '" + path + "' has ir_version " + std::to_string(model.ir_version()) +
                             "; onnx's version converter (needed for opset " + std::to_string(v) + ") reads 2 and later");
@@ -59,6 +60,8 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
   for (auto& vi : model.graph().output())
     if (!defined.count(vi.name()))
       throw InvalidGraphError("model file '" + path + "': graph output '" + vi.name() + "' is not produced by any node");
+  if (const std::string bad = node_outside_its_arity(model); !bad.empty())
+    throw InvalidGraphError("model file '" + path + "': " + bad);
   try {
     model = onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
   } catch (const std::exception& e) {

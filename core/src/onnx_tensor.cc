@@ -216,6 +216,24 @@ const onnx::ISchemaRegistry* guarded_onnx_schemas() {
   return &registry;
 }
 
+std::string node_outside_its_arity(const onnx::ModelProto& m) {
+  int64_t opset = 0;
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  for (const auto& n : m.graph().node()) {
+    if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+    const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
+    if (!s) continue;
+    const int ins = n.input_size(), outs = n.output_size();
+    if (ins >= s->min_input() && ins <= s->max_input() && outs >= s->min_output() && outs <= s->max_output()) continue;
+    return "node '" + n.name() + "' (" + n.op_type() + ") has " + std::to_string(ins) + " inputs and " +
+           std::to_string(outs) + " outputs; its schema at opset " + std::to_string(opset) + " takes " +
+           std::to_string(s->min_input()) + " to " + std::to_string(s->max_input()) + " inputs and " +
+           std::to_string(s->min_output()) + " to " + std::to_string(s->max_output()) + " outputs";
+  }
+  return "";
+}
+
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
   // Ranks known before inference: graph inputs with a shape, initializers.
   std::map<std::string, int64_t> rank;
@@ -242,6 +260,17 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
       return false;
     }
     defined.insert(n.output().begin(), n.output().end());
+  }
+  // propagateShape (EyeLike, and the functions that copy an input's type) dereferences the
+  // tensor type of a graph input declared without one.
+  for (const auto& vi : m.graph().input()) {
+    if (vi.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) continue;
+    if (why) *why = "graph input '" + vi.name() + "' has no type";
+    return false;
+  }
+  if (const std::string bad = node_outside_its_arity(m); !bad.empty()) {
+    if (why) *why = bad;
+    return false;
   }
   // Some inference functions dereference a required attribute without looking (Scan's body):
   // a node missing one skips onnx's inference; GE's import refuses it by name.

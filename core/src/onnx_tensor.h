@@ -18,10 +18,15 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir
 void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path);
 /// False (with the reason) when a node would reach an onnx 1.12 shape-inference function that
 /// indexes out of bounds on its attributes (LayerNormalization's axis), dereferences the null
-/// type of an input nothing defines before it or a required attribute the node lacks (Scan's
-/// body), or has a subgraph; the frontend then skips
+/// type of an input nothing defines before it, of a graph input declared without a type, or a
+/// required attribute the node lacks (Scan's body), has more or fewer inputs than its schema
+/// allows, or has a subgraph; the frontend then skips
 /// onnx::shape_inference, whose results only seed GE's own propagation.
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
+/// "" when every ai.onnx node has as many inputs and outputs as its schema at the model's opset
+/// allows, else the first one that does not, described. onnx's inference and version converter
+/// index a node's inputs by the schema's count (BroadcastForwardCompatibility on a Sub of none).
+std::string node_outside_its_arity(const onnx::ModelProto& m);
 /// ONNX's schema registry for onnx::shape_inference::InferShapes, with the inference functions
 /// that index out of bounds on inconsistent ranks wrapped by a rank check that fails inference
 /// instead (onnx/defs/nn/defs.cc): Conv, ConvInteger, QLinearConv and ConvTranspose take their
