@@ -1,5 +1,6 @@
 // The ONNX frontend: ModelProto → ge::Graph. Shapes of intermediate values are left to the
 // host's propagation (importer.cc); declared and ONNX-inferred types seed it and are cross-checked.
+#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
@@ -62,6 +63,20 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
       throw InvalidGraphError("model file '" + path + "': graph output '" + vi.name() + "' is not produced by any node");
   if (const std::string bad = node_outside_its_arity(model); !bad.empty())
     throw InvalidGraphError("model file '" + path + "': " + bad);
+  // The converter's adapters read the shapes of the old opset's nodes without checking them
+  // (Gemm_6_7 indexes A's two dims): the model must pass onnx's checker and its shape inference
+  // at the old opset, failing on any node's inconsistency, before the converter sees it.
+  try {
+    onnx::checker::check_model(model);
+    onnx::ModelProto checked = model;
+    std::string unsafe;
+    if (!onnx_inference_is_safe(checked, &unsafe)) throw InvalidGraphError(unsafe);
+    onnx::shape_inference::InferShapes(checked, guarded_onnx_schemas(),
+                                       onnx::ShapeInferenceOptions(/*check_type=*/true, /*error_mode=*/1));
+  } catch (const std::exception& e) {
+    throw InvalidGraphError("model file '" + path + "' uses ai.onnx opset " + std::to_string(v) +
+                            "; before onnx's version converter may convert it, " + e.what());
+  }
   try {
     model = onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
   } catch (const std::exception& e) {
