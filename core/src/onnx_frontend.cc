@@ -74,8 +74,14 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
     onnx::shape_inference::InferShapes(checked, guarded_onnx_schemas(),
                                        onnx::ShapeInferenceOptions(/*check_type=*/true, /*error_mode=*/1));
   } catch (const std::exception& e) {
+    // onnx's checker puts its context on further lines ("\n\n==> Context: ..."): one line here.
+    std::string why = e.what();
+    for (size_t i = why.find('\n'); i != std::string::npos; i = why.find('\n', i)) {
+      const size_t j = why.find_first_not_of('\n', i);
+      why.replace(i, (j == std::string::npos ? why.size() : j) - i, "; ");
+    }
     throw InvalidGraphError("model file '" + path + "' uses ai.onnx opset " + std::to_string(v) +
-                            "; before onnx's version converter may convert it, " + e.what());
+                            "; before onnx's version converter may convert it, " + why);
   }
   try {
     model = onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
