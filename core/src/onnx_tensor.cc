@@ -178,6 +178,15 @@ void indices_of_rank_two(onnx::InferenceContext& ctx) {
   if (known_rank(ctx, 1) < 2) fail_shape_inference("I must have a known shape of rank >= 2 (X's)");
 }
 
+/// LayerNormalization's inference indexes X's dims by `axis` unchecked.
+void axis_within_rank(onnx::InferenceContext& ctx) {
+  const int r = known_rank(ctx, 0);
+  if (r < 0) return;
+  const onnx::AttributeProto* a = ctx.getAttribute("axis");
+  const int64_t axis = a ? a->i() : -1;
+  if (axis < -r || axis >= r) fail_shape_inference("axis ", axis, " is outside [-", r, ", ", r, ") for X of rank ", r);
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -203,6 +212,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return same_rank_as_x<1>;
     if (op == "QLinearConv") return same_rank_as_x<3>;
     if (op == "MaxUnpool") return indices_of_rank_two;
+    if (op == "LayerNormalization") return axis_within_rank;
     return nullptr;
   }
   mutable std::mutex mu_;
@@ -235,12 +245,6 @@ std::string node_outside_its_arity(const onnx::ModelProto& m) {
 }
 
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
-  // Ranks known before inference: graph inputs with a shape, initializers.
-  std::map<std::string, int64_t> rank;
-  for (const auto& vi : m.graph().input())
-    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
-      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
-  for (const auto& t : m.graph().initializer()) rank[t.name()] = t.dims_size();
   // onnx 1.12 hands an op's inference function a null type for an input that no graph input,
   // initializer or earlier node defines, and some dereference it (EyeLike's propagateShape).
   // GE's import refuses such a graph itself; subgraphs (control flow, which GE refuses too) would
@@ -290,19 +294,6 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
       if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") lacks its required attribute '" + name + "'";
       return false;
     }
-  }
-  for (const auto& n : m.graph().node()) {
-    if (n.op_type() != "LayerNormalization" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
-    // onnx 1.12's LayerNormalization inference indexes the input's dims by `axis` without a
-    // range check (a negative axis past -rank reads before the array).
-    int64_t axis = -1;
-    for (const auto& a : n.attribute())
-      if (a.name() == "axis") axis = a.i();
-    if (axis == -1 || axis == 0) continue;
-    auto r = n.input_size() ? rank.find(n.input(0)) : rank.end();
-    if (r != rank.end() && axis >= -r->second && axis < r->second) continue;
-    if (why) *why = "node '" + n.name() + "' (LayerNormalization) has axis " + std::to_string(axis) + " not provably within its input's rank";
-    return false;
   }
   return true;
 }

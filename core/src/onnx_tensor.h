@@ -17,11 +17,10 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const std::string& base_dir
 /// (onnx::shape_inference) reads the tensors; throws ge::Error naming the tensor.
 void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_dir, const std::string& path);
 /// False (with the reason) when a node would reach an onnx 1.12 shape-inference function that
-/// indexes out of bounds on its attributes (LayerNormalization's axis), dereferences the null
-/// type of an input nothing defines before it, of a graph input declared without a type, or a
-/// required attribute the node lacks (Scan's body), has more or fewer inputs than its schema
-/// allows, or has a subgraph; the frontend then skips
-/// onnx::shape_inference, whose results only seed GE's own propagation.
+/// dereferences the null type of an input nothing defines before it, of a graph input declared
+/// without a type, or a required attribute the node lacks (Scan's body), has more or fewer inputs
+/// than its schema allows, or has a subgraph; the frontend then skips onnx::shape_inference, whose
+/// results only seed GE's own propagation.
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
 /// "" when every ai.onnx node has as many inputs and outputs as its schema at the model's opset
 /// allows, else the first one that does not, described. onnx's inference and version converter
@@ -32,9 +31,9 @@ std::string node_outside_its_arity(const onnx::ModelProto& m);
 /// instead (onnx/defs/nn/defs.cc): Conv, ConvInteger, QLinearConv and ConvTranspose take their
 /// kernel shape from W's dims past the second and index X's spatial dims and the pads by it
 /// (convPoolShapeInference, convTransposeShapeInference), so a W whose rank differs from X's reads
-/// past X's dims; MaxUnpool
-/// without output_shape reads dim 1 of I unchecked (maxUnpoolShapeInference). The checks run
-/// inside inference, where the ranks of intermediate values are known too.
+/// past X's dims; MaxUnpool without output_shape reads dim 1 of I unchecked
+/// (maxUnpoolShapeInference); LayerNormalization indexes X's dims by `axis` unchecked. The checks
+/// run inside inference, where the ranks of intermediate values are known too.
 const onnx::ISchemaRegistry* guarded_onnx_schemas();
 void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* p);
 
