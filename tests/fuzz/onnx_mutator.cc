@@ -155,7 +155,9 @@ void mutate_attribute(onnx::NodeProto& n, Rng& r) {
     case 1: random_attr_value(a, r); return;
     default: break;
   }
-  if (a.type() == A::INT) a.set_i(chance(r, 2) ? interesting_int(r) : a.i() + static_cast<int64_t>(pick(r, 3)) - 1);
+  if (a.type() == A::INT)  // a step of -1, 0 or +1, wrapping (unsigned) at the int64 ends
+    a.set_i(chance(r, 2) ? interesting_int(r)
+                         : static_cast<int64_t>(static_cast<uint64_t>(a.i()) + pick(r, 3) - 1));
   else if (a.type() == A::FLOAT) a.set_f(interesting_float(r));
   else if (a.type() == A::INTS) {
     if (a.ints_size() && !chance(r, 3)) a.set_ints(static_cast<int>(pick(r, a.ints_size())), interesting_int(r));
