@@ -235,11 +235,19 @@ std::string node_outside_its_arity(const onnx::ModelProto& m) {
     const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
     if (!s) continue;
     const int ins = n.input_size(), outs = n.output_size();
-    if (ins >= s->min_input() && ins <= s->max_input() && outs >= s->min_output() && outs <= s->max_output()) continue;
-    return "node '" + n.name() + "' (" + n.op_type() + ") has " + std::to_string(ins) + " inputs and " +
-           std::to_string(outs) + " outputs; its schema at opset " + std::to_string(opset) + " takes " +
-           std::to_string(s->min_input()) + " to " + std::to_string(s->max_input()) + " inputs and " +
-           std::to_string(s->min_output()) + " to " + std::to_string(s->max_output()) + " outputs";
+    if (ins < s->min_input() || ins > s->max_input() || outs < s->min_output() || outs > s->max_output())
+      return "node '" + n.name() + "' (" + n.op_type() + ") has " + std::to_string(ins) + " inputs and " +
+             std::to_string(outs) + " outputs; its schema at opset " + std::to_string(opset) + " takes " +
+             std::to_string(s->min_input()) + " to " + std::to_string(s->max_input()) + " inputs and " +
+             std::to_string(s->min_output()) + " to " + std::to_string(s->max_output()) + " outputs";
+    // An empty name omits an input: only an optional one may be omitted (onnx/docs/IR.md).
+    const auto& formal = s->inputs();
+    for (int i = 0; i < ins && !formal.empty(); ++i) {
+      const auto& f = formal[std::min<size_t>(static_cast<size_t>(i), formal.size() - 1)];
+      if (n.input(i).empty() && f.GetOption() != onnx::OpSchema::Optional)
+        return "node '" + n.name() + "' (" + n.op_type() + ") omits its input " + std::to_string(i) + " ('" + f.GetName() +
+               "'), which is not optional";
+    }
   }
   return "";
 }

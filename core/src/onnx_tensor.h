@@ -23,8 +23,9 @@ void validate_model_tensors(const onnx::ModelProto& m, const std::string& base_d
 /// results only seed GE's own propagation.
 bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why);
 /// "" when every ai.onnx node has as many inputs and outputs as its schema at the model's opset
-/// allows, else the first one that does not, described. onnx's inference and version converter
-/// index a node's inputs by the schema's count (BroadcastForwardCompatibility on a Sub of none).
+/// allows and omits (empty name) only optional inputs, else the first one that does not,
+/// described. onnx's inference and version converter index a node's inputs by the schema
+/// (BroadcastForwardCompatibility on a Sub of none, EyeLike's propagateShape of an omitted input).
 std::string node_outside_its_arity(const onnx::ModelProto& m);
 /// ONNX's schema registry for onnx::shape_inference::InferShapes, with the inference functions
 /// that index out of bounds on inconsistent ranks wrapped by a rank check that fails inference
