@@ -195,6 +195,28 @@ TEST(ConvBiasAct, SwishAndTheNewActivationsBecomeFusedConv) {
   EXPECT_EQ(print(*g).find("Swish"), std::string::npos) << print(*g);
 }
 
+// Convolutions whose activation the cpu backend applies after the convolution (the direct
+// depthwise kernel, and oneDNN's GEMM convolution that grouped 1x1 convs take, whose post-ops
+// are slow): every activation against the unfused graph on random inputs.
+TEST(ConvBiasAct, ActivationsAfterDepthwiseAndGroupedPointwiseConvs) {
+  PassHarness h;
+  for (const std::string conv : {"const %w: f32[8,1,3,3]\n  %c: f32[1,8,16,16] = Conv(%x, %w) {group=8, pads=[1,1,1,1]}",
+                                 "const %w: f32[8,4,1,1]\n  %c: f32[1,8,16,16] = Conv(%x, %w) {group=2}"}) {
+    for (const std::string act : {"Relu", "LeakyRelu", "Tanh", "Sigmoid", "HardSwish", "Elu", "Swish"}) {
+      std::string text = "graph g opset(ai.onnx=" + std::string(act == "HardSwish" ? "14" : "13") +
+                         ") {\n  input %x: f32[1,8,16,16]\n  " + conv + "\n";
+      if (act == "Swish")
+        text += "  %s: f32[1,8,16,16] = Sigmoid(%c)\n  %y: f32[1,8,16,16] = Mul(%c, %s)\n";
+      else
+        text += "  %y: f32[1,8,16,16] = " + act + "(%c)\n";
+      text += "  output %y\n}\n";
+      auto g = fuse(h, text, {"conv_bias_act"}, 1e-5);
+      ASSERT_EQ(g->num_nodes(), 1u) << act << "\n" << print(*g);
+      EXPECT_EQ(g->nodes()[0]->op_type(), "FusedConv") << act;
+    }
+  }
+}
+
 TEST(ConvBiasAct, LoneBiasAddFoldsIntoConv) {
   PassHarness h;
   auto g = fuse(h, conv_act_graph("[6,1,1]", ""), {"conv_bias_act"});
