@@ -45,14 +45,17 @@ TEST(RooflineCostModel, FormulaOnKnownNodes) {
   c.gemm_gflops_1t = 10, c.gemm_gflops_nt = 40, c.threads_nt = 4;  // a = 1: P(t) = 10·t
   c.mem_gbps_1t = 2, c.mem_gbps_nt = 2;                             // B(t) = 2
   c.launch_us = 1;
-  c.efficiency = {{"gemm", 0.5}, {"elementwise", 0.25}, {"depthwise", 0.1}};
+  c.efficiency = {{"gemm", 0.5}, {"elementwise", 0.25}, {"depthwise", 0.1}, {"gemv", 0.5}};
   RooflineCostModel cm(c);
   EXPECT_DOUBLE_EQ(cm.gflops(2), 20);
+  EXPECT_DOUBLE_EQ(cm.weight_gbps(2), 1);  // W = B · E(gemv) = 2 · 0.5
   EXPECT_DOUBLE_EQ(cm.gflops(8), 40);  // capped at threads_nt
   // MatMul: 2·64·32·128 = 524288 FLOP / 20 GFLOP/s = 26214.4 ns; bytes (64·128 + 128·32 + 64·32)·4
-  // = 57344 / 2 = 28672 ns (memory-bound); / 0.5 → 57.344 µs + 1.
+  // = 57344 / 2 = 28672 ns (memory-bound); / 0.5 → 57.344 µs + 1; plus the constant B read cold:
+  // 128·32·4 = 16384 bytes / W = 1 GB/s → 16.384 µs.
   EXPECT_EQ(op_class(*g->find_node("mm")), "gemm");
-  EXPECT_NEAR(cm.node_us(*g->find_node("mm"), 2), 1 + 57.344, 1e-9);
+  EXPECT_EQ(node_weight_bytes(*g->find_node("mm")), 16384u);
+  EXPECT_NEAR(cm.node_us(*g->find_node("mm"), 2), 1 + 57.344 + 16.384, 1e-9);
   // Relu: bytes 2·2048·4 = 16384 / 2 = 8192 ns; / 0.25 → 32.768 µs + 1.
   EXPECT_NEAR(cm.node_us(*g->find_node("relu"), 1), 1 + 32.768, 1e-9);
   EXPECT_EQ(op_class(*g->find_node("view")), "view");

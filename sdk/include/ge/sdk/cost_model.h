@@ -7,13 +7,20 @@
 // Latency of a node at t threads (Williams, Waterman & Patterson, "Roofline: an insightful visual
 // performance model for multicore architectures", CACM 52(4), 2009):
 //
-//   node_us(n, t) = launch_us + max(flops / P(t), bytes / B(t)) / E(class(n), t)
+//   node_us(n, t) = launch_us + max(flops / P(t), bytes / B(t)) / E(class(n), t) + weight_bytes / W(t)
 //   E(c, t)       = efficiency[c] · min(t, threads_nt)^e,  e = ln(efficiency_nt[c] / efficiency[c]) / ln(threads_nt)
 //                   (efficiency at one thread, and at threads_nt threads: small ops scale worse
 //                   with threads than the GEMM ceiling does; without efficiency_nt[c], E = efficiency[c])
 //   P(t) = gemm_gflops_1t · min(t, threads_nt)^a,  a = ln(gemm_gflops_nt / gemm_gflops_1t) / ln(threads_nt)
 //   B(t) = mem_gbps_1t    · min(t, threads_nt)^b,  b = ln(mem_gbps_nt / mem_gbps_1t) / ln(threads_nt)
+//   W(t) = B(t) · E(gemv, t)   the rate at which weights come from memory with the caches cold
 //
+// weight_bytes are the node's constant inputs: one inference reads every weight once, and by the
+// next inference the other layers have pushed them out of the caches, so they arrive at the rate
+// the gemv benchmarks measure (caches evicted before each run) and, in oneDNN's kernels, largely
+// after the compute they feed rather than under it — hence a term of its own, not a share of the
+// max (ResNet-50's 3×3 convolutions of stage 4 read 9.4 MB of weights each and take ~1.6× their
+// cached-weight time). A gemv node already has this in E(gemv) and gets no second term.
 // (GFLOP/s = FLOP/ns, GB/s = byte/ns: flops / P is in ns, divided by 1000 for µs.) Views (OpDef::view:
 // Reshape, Flatten, Squeeze, Unsqueeze, Identity, …) cost 0: the runtime runs no kernel for them. The ceilings
 // come from `gec calibrate` (GEMM through the cpu backend's MatMul kernel at 1 and threads_nt
@@ -39,6 +46,8 @@ class OpRegistry;
 double node_flops(const Node& n, const OpRegistry* ops = nullptr);
 /// Bytes of the node's inputs and outputs.
 uint64_t node_bytes(const Node& n);
+/// Bytes of the node's constant inputs (initializers: weights, biases).
+uint64_t node_weight_bytes(const Node& n);
 
 /// Op class of a node for the cost model. From the registry's contracts (`ops`, else Graph::ops):
 /// "view" (OpDef::view: no kernel runs), else OpDef::cost_class — "gemm" (Conv, MatMul, Gemm,
@@ -95,6 +104,8 @@ class RooflineCostModel final : public CostModel {
   /// P(t) in GFLOP/s and B(t) in GB/s (formulas above).
   double gflops(int threads) const;
   double gbps(int threads) const;
+  /// W(t) in GB/s: weights read with cold caches (formula above).
+  double weight_gbps(int threads) const;
   /// E(class, t) above.
   double efficiency(const std::string& cls, int threads) const;
 
