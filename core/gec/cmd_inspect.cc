@@ -1,5 +1,5 @@
 // gec inspect: the optimized graph as text IR, GraphViz DOT, SVG (through graphviz's `dot`) or
-// ONNX with fused ops in the `ge` domain (for Netron).
+// ONNX with fused ops in the `ge` domain (for Netron); its memory plan as an SVG picture.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include "common.h"
 #include "ge/core/plan.h"
 #include "ge/core/graph_export.h"
+#include "ge/core/report.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/text_ir.h"
 
@@ -67,7 +68,13 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   if (format == "text") bytes = ge::print_graph(g);
   else if (format == "dot" || format == "svg") bytes = ge::core::to_dot(g);
   else if (format == "onnx") bytes = ge::core::to_onnx(g);
-  else throw ge::Error("--format '" + format + "': expected text, dot, svg or onnx");
+  else if (format == "memory-svg") {
+    std::optional<uint64_t> bound;
+    if (c)
+      if (auto b = ge::core::memory_figures(c->result).lower_bound_bytes) bound = static_cast<uint64_t>(*b);
+    bytes = ge::core::to_memory_svg(g, bound);
+  }
+  else throw ge::Error("--format '" + format + "': expected text, dot, svg, memory-svg or onnx");
 
   if (format == "svg") {
     // dot reads the DOT text from a temporary file; its SVG goes to -o or stdout.

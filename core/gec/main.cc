@@ -112,12 +112,13 @@ int main(int argc, char** argv) {
   common.add_to(*profile);
 
   std::string insp_format = "text", insp_out;
-  CLI::App* inspect = app.add_subcommand("inspect", "Print the optimized graph: text IR, GraphViz DOT, SVG or ONNX");
+  CLI::App* inspect = app.add_subcommand("inspect", "Print the optimized graph: text IR, GraphViz DOT, SVG or ONNX; or its memory plan as SVG");
   inspect->add_option("model", model, "Model file (.onnx) or execution plan (.gep, .om)")->required();
   inspect->add_option("--format", insp_format,
-                      "text (default), dot, svg (needs graphviz), onnx (fused ops in domain ge); for plans also "
+                      "text (default), dot, svg (needs graphviz), memory-svg (arena offset x schedule step, the lower "
+                      "bound marked), onnx (fused ops in domain ge); for plans also "
                       "sections (each backend section summarized, e.g. an .om's tasks) and sections-full (listed)")
-      ->check(CLI::IsMember({"text", "dot", "svg", "onnx", "sections", "sections-full"}));
+      ->check(CLI::IsMember({"text", "dot", "svg", "memory-svg", "onnx", "sections", "sections-full"}));
   inspect->add_option("-o,--output", insp_out, "Write to this file instead of stdout (required for onnx)");
   common.add_to(*inspect);
 

@@ -184,3 +184,17 @@ def _estimate_memory(self, config=None):
 
 
 Graph.estimate_memory = _estimate_memory
+
+
+def _graph_repr_svg_(self):
+    """The graph as SVG for Jupyter (graphviz's `dot` renders to_dot()); None, so that Jupyter
+    shows the repr instead, when graphviz is not installed or the graph has over 2000 nodes."""
+    import shutil
+    import subprocess
+    if len(self) > 2000 or not shutil.which("dot"):
+        return None
+    r = subprocess.run(["dot", "-Tsvg"], input=self.to_dot(), capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+Graph._repr_svg_ = _graph_repr_svg_

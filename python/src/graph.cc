@@ -173,10 +173,20 @@ struct MemoryEstimate {
   int64_t with_reuse = 0, without_reuse = 0, lower_bound = 0;
   std::string planner, level;
   bool compiled = false;  ///< of a graph ge.optimize compiled (its memory is planned)
+  std::string svg;        ///< the plan as a picture (ge::core::to_memory_svg)
   /// What the graph's intermediate tensors take as it stands: a compiled graph's planned arena;
   /// before compilation nothing is planned, so every intermediate has its own buffer.
   int64_t bytes() const { return compiled ? with_reuse : without_reuse; }
 };
+
+/// The memory plan picture, or "" for a graph with nothing in the arena (no picture to show).
+std::string memory_svg_or_empty(const ge::Graph& g, std::optional<int64_t> bound) {
+  try {
+    return ge::core::to_memory_svg(g, bound ? std::optional<uint64_t>(static_cast<uint64_t>(*bound)) : std::nullopt);
+  } catch (const ge::Error&) {
+    return "";
+  }
+}
 
 void infer_shapes(PyGraph& g) {
   static const ge::core::ImportOptions defaults;  // as gec without --input-shape
@@ -234,6 +244,8 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("bytes", &MemoryEstimate::bytes,
                              "Bytes the intermediate tensors take as the graph stands: with_reuse for a compiled "
                              "graph (its plan), without_reuse before compilation (nothing planned yet).")
+      .def("_repr_svg_", [](const MemoryEstimate& e) -> py::object { if (e.svg.empty()) return py::none(); return py::str(e.svg); },
+           "The memory plan as SVG (Jupyter shows it): arena buffers over schedule steps, the lower bound marked.")
       .def("__int__", &MemoryEstimate::bytes)
       .def("__index__", &MemoryEstimate::bytes)
       .def("__str__", [](const MemoryEstimate& e) { return std::to_string(e.bytes()); })
@@ -392,12 +404,14 @@ soon as it exists. Errors raise ge.Error with the message gec prints for the sam
              if (!f.arena_bytes || !f.no_reuse_bytes)
                throw ge::Error("no loaded plugin plans memory (no memory-stage pass reported arena figures)");
              return MemoryEstimate{*f.arena_bytes, *f.no_reuse_bytes, f.lower_bound_bytes.value_or(0), f.planner, f.level,
-                                   !g.compiled_for.empty()};
+                                   !g.compiled_for.empty(), memory_svg_or_empty(*planned.graph, f.lower_bound_bytes)};
            },
            py::arg("overrides") = py::none(),
            "Bytes of the arena the memory plugin plans, with and without reuse (MemoryEstimate). "
            "overrides: manifest options ('memory.level=\"basic\"', …).")
       .def("to_text", [](const PyGraph& g) { return ge::print_graph(*g.graph); }, "The text IR (sdk/text_ir.h).")
+      .def("to_dot", [](const PyGraph& g) { return ge::core::to_dot(*g.graph); },
+           "GraphViz DOT of the graph as `gec inspect --format dot` writes it (fused nodes list what they absorbed).")
       .def("save_onnx",
            [](const PyGraph& g, const std::string& path) {
              ge::core::write_file_atomically(path, ge::core::to_onnx(*g.graph), "ONNX model");

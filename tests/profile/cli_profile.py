@@ -3,8 +3,9 @@
 
 profile: the trace is valid JSON with every node once per iteration on one track without
 overlaps, the printed top table is sorted, the report's profile key is present.
-inspect: --format dot names every node of the text IR; --format onnx written at -O0 and -O2
-runs again under `gec run --check` against tiny_cnn's reference outputs.
+inspect: --format dot names every node of the text IR and the activations fused nodes absorbed;
+--format memory-svg states the report's arena and lower bound; --format onnx written at -O0 and
+-O2 runs again under `gec run --check` against tiny_cnn's reference outputs.
 Usage: cli_profile.py GEC MODEL_DIR OUT_DIR SCHEMA VALIDATOR
 """
 import json
@@ -13,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 gec, model_dir, out, schema, validator = sys.argv[1:]
 model = os.path.join(model_dir, "model.onnx")
@@ -67,6 +69,9 @@ check(len(nodes) > 0, "text IR names nodes")
 dot = gec_run("inspect", model, "--format", "dot")
 check(dot.startswith("digraph") and dot.rstrip().endswith("}"), "dot is a digraph")
 check(all(f"\\n{n}" in dot for n in nodes), "dot labels every node")
+# A fused node's label says what it absorbed (its text attributes: the activation).
+fused = re.findall(r"= ge\.FusedConv\(.*activation=\"(\w+)\"", ir)
+check(len(fused) > 0 and all(f"activation: {a}" in dot for a in fused), f"dot shows the absorbed activations {fused}")
 if shutil.which("dot"):
     check("<svg" in gec_run("inspect", model, "--format", "svg"), "svg through graphviz")
 else:
@@ -77,6 +82,24 @@ for level in ("0", "2"):
     # The exported graph is already optimized; running it again at -O0 runs exactly it.
     gec_run("run", onnx_path, "-O0", "--inputs", data, "--check", data)
     gec_run("run", onnx_path, "--inputs", data, "--check", data)
+
+# ---- the memory plan picture states the arena and the lower bound the compile report gives (the
+# bound computed again from the planned offsets and lifetimes); with the naive planner (no reuse)
+# the arena is above the bound.
+SVG = "{http://www.w3.org/2000/svg}"
+for planner in ("auto", "naive"):
+    rep_path = os.path.join(out, f"memory_{planner}.json")
+    svg = gec_run("inspect", model, "--format", "memory-svg", "--set", f"memory.planner={planner}", "--report", rep_path)
+    root = ET.fromstring(svg)
+    with open(rep_path) as f:
+        mem = json.load(f)["memory"]
+    arena, bound = int(root.get("data-arena-bytes")), int(root.get("data-lower-bound-bytes"))
+    check(arena == mem["arena_bytes"], f"{planner}: svg arena {arena} == report {mem['arena_bytes']}")
+    check(bound == mem["lower_bound_bytes"], f"{planner}: svg lower bound {bound} == report {mem['lower_bound_bytes']}")
+    boxes = [r for r in root.iter(SVG + "rect") if r.find(SVG + "title") is not None]
+    check(len(boxes) > 0, f"{planner}: one box per arena buffer")
+    if planner == "naive":
+        check(arena > bound, f"naive: arena {arena} above the bound {bound}")
 
 # ---- a plan file profiles and exports like the model it was compiled from
 plan = os.path.join(out, "tiny_cnn.gep")

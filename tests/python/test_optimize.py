@@ -92,6 +92,27 @@ class OptimizeTest(unittest.TestCase):
         opt = ge.optimize(g, config()).estimate_memory()
         self.assertEqual((opt.with_reuse, opt.without_reuse), (3072, 3072))
 
+    def test_pictures(self):
+        # The memory plan picture (Jupyter's _repr_svg_ of an estimate) states the estimate's arena
+        # and lower bound; at level basic (no in-place) the peak of the plan's live bytes is 4096,
+        # above the planner's bound of 3072 (test above), and both are drawn.
+        import xml.etree.ElementTree as ET
+        g = three_conv_chain()
+        basic = g.estimate_memory(ge.OptimizeConfig(memory_optimization_level="basic"))
+        root = ET.fromstring(basic._repr_svg_())
+        self.assertEqual(int(root.get("data-arena-bytes")), basic.with_reuse)
+        self.assertEqual(int(root.get("data-lower-bound-bytes")), 3072)
+        self.assertEqual(int(root.get("data-peak-live-bytes")), 4096)
+        # The graph picture: fused nodes list what they absorbed.
+        opt = ge.optimize(g, config())
+        self.assertEqual(opt.to_dot().count("activation: Relu"), 2)
+        svg = opt._repr_svg_()
+        import shutil
+        if shutil.which("dot"):
+            self.assertTrue(svg.lstrip().startswith("<?xml") or "<svg" in svg)
+        else:
+            self.assertIsNone(svg)
+
     def test_precision_mode_bf16(self):
         # One 3x3 Conv in bf16 (docs/cpu.md): the result is the convolution of the bf16-rounded
         # input and weights in float64 (fp32 accumulation is far finer than bf16's rounding), and
