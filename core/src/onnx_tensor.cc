@@ -187,6 +187,13 @@ void axis_within_rank(onnx::InferenceContext& ctx) {
   if (axis < -r || axis >= r) fail_shape_inference("axis ", axis, " is outside [-", r, ", ", r, ") for X of rank ", r);
 }
 
+/// RNN, GRU and LSTM: onnx 1.12's inference of the opset 1 forms (RNNShapeInference1,
+/// defs/rnn/old.cc) reads X's dims 0 and 1 unchecked; X is [seq_length, batch_size, input_size].
+void x_of_rank_three(onnx::InferenceContext& ctx) {
+  const int r = known_rank(ctx, 0);
+  if (r >= 0 && r != 3) fail_shape_inference("X must have rank 3 ([seq_length, batch_size, input_size]), not ", r);
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -213,6 +220,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "QLinearConv") return same_rank_as_x<3>;
     if (op == "MaxUnpool") return indices_of_rank_two;
     if (op == "LayerNormalization") return axis_within_rank;
+    if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
     return nullptr;
   }
   mutable std::mutex mu_;
