@@ -279,6 +279,14 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
       if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") has a subgraph attribute '" + a.name() + "'";
       return false;
     }
+    // ONNX graphs are in SSA form (IR.md, "Names Within a Graph"): onnx's inference, given a node
+    // that writes a graph input or a name written before, mixes the two types and reads out of
+    // range (STFT writing graph input X, then LayerNormalization reading it: SEGV; fuzz finding).
+    for (const auto& out : n.output()) {
+      if (out.empty() || !defined.count(out)) continue;
+      if (why) *why = "node '" + n.name() + "' (" + n.op_type() + ") writes '" + out + "', which a graph input, initializer or earlier node already defines";
+      return false;
+    }
     defined.insert(n.output().begin(), n.output().end());
   }
   // propagateShape (EyeLike, and the functions that copy an input's type) dereferences the
