@@ -40,6 +40,13 @@ Shape window_output(const InferContext& ctx, const Shape& x, const std::vector<i
     if (k < 1 || s < 1 || d < 1)
       ctx.fail("kernel_shape, strides and dilations must be positive");
     if (pads[i] < 0 || pads[i + n] < 0) ctx.fail("pads [" + join(pads) + "] must be >= 0");
+    // Bounds that keep the arithmetic below in int64 (dims are below 2^59, ge/sdk/types.h):
+    // (k - 1)·d < 2^62, in + s - 1 and in + pads < 2^61.
+    constexpr int64_t kMaxWindow = (int64_t{1} << 31) - 1, kMaxPad = int64_t{1} << 59;
+    if (k > kMaxWindow || s > kMaxWindow || d > kMaxWindow)
+      ctx.fail("kernel_shape, strides and dilations must be below 2^31 (axis " + std::to_string(i) + ": " +
+               std::to_string(k) + ", " + std::to_string(s) + ", " + std::to_string(d) + ")");
+    if (pads[i] > kMaxPad || pads[i + n] > kMaxPad) ctx.fail("pads [" + join(pads) + "] must be at most 2^59");
     const int64_t eff_k = (k - 1) * d + 1;
     int64_t o;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
