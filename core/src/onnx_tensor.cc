@@ -194,6 +194,14 @@ void x_of_rank_three(onnx::InferenceContext& ctx) {
   if (r >= 0 && r != 3) fail_shape_inference("X must have rank 3 ([seq_length, batch_size, input_size]), not ", r);
 }
 
+/// STFT: onnx 1.12's inference reads the signal's dims 0-2 and the window's dim 0 unchecked
+/// (Operators.md#STFT: signal [batch_size, signal_length, 1 or 2], window rank 1).
+void stft_operand_ranks(onnx::InferenceContext& ctx) {
+  const int signal = known_rank(ctx, 0), window = known_rank(ctx, 2);
+  if (signal >= 0 && signal != 3) fail_shape_inference("signal must have rank 3 ([batch_size, signal_length, 1 or 2]), not ", signal);
+  if (window >= 0 && window != 1) fail_shape_inference("window must have rank 1, not ", window);
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -221,6 +229,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "MaxUnpool") return indices_of_rank_two;
     if (op == "LayerNormalization") return axis_within_rank;
     if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
+    if (op == "STFT") return stft_operand_ranks;
     return nullptr;
   }
   mutable std::mutex mu_;
