@@ -76,6 +76,16 @@ void check_before_onnx_inference(InferContext& ctx) {
   // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
   if (op == "MaxUnpool" && !(n.num_inputs() > 2 && n.input(2)) && ctx.has_input(1) && ctx.input_shape(1).rank() < 2)
     ctx.fail("I " + ctx.input_shape(1).str() + " must have X's rank (>= 2)");
+  // STFT's inference reads the signal's dims 0-2 and the window's dim 0 unchecked.
+  if (op == "STFT") {
+    if (ctx.has_input(0) && ctx.input_shape(0).rank() != 3)
+      ctx.fail("signal " + ctx.input_shape(0).str() + " must have rank 3 ([batch_size, signal_length, 1 or 2])");
+    if (ctx.has_input(2) && ctx.input_shape(2).rank() != 1)
+      ctx.fail("window " + ctx.input_shape(2).str() + " must have rank 1");
+  }
+  // The opset-1 RNN/GRU/LSTM inference reads X's dims 0 and 1 unchecked.
+  if ((op == "RNN" || op == "GRU" || op == "LSTM") && ctx.has_input(0) && ctx.input_shape(0).rank() != 3)
+    ctx.fail("X " + ctx.input_shape(0).str() + " must have rank 3 ([seq_length, batch_size, input_size])");
   // LayerNormalization's inference indexes X's dims by `axis` unchecked.
   if (op == "LayerNormalization" && ctx.has_input(0)) {
     const int64_t r = static_cast<int64_t>(ctx.input_shape(0).rank());
