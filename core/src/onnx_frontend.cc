@@ -73,6 +73,27 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
     if (!onnx_inference_is_safe(checked, &unsafe)) throw InvalidGraphError(unsafe);
     onnx::shape_inference::InferShapes(checked, guarded_onnx_schemas(),
                                        onnx::ShapeInferenceOptions(/*check_type=*/true, /*error_mode=*/1));
+    // Gemm_6_7 reads dims 0 and 1 of A and B whatever their rank (Gemm-1's inference does not
+    // check it): both must be known matrices.
+    std::map<std::string, int> rank;
+    auto note = [&](const onnx::ValueInfoProto& vi) {
+      if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+        rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+    };
+    for (const auto& vi : checked.graph().input()) note(vi);
+    for (const auto& vi : checked.graph().value_info()) note(vi);
+    for (const auto& t : checked.graph().initializer()) rank[t.name()] = t.dims_size();
+    for (int k = 0; k < checked.graph().node_size(); ++k) {
+      const onnx::NodeProto& n = checked.graph().node(k);
+      if (n.op_type() != "Gemm" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+      for (int i = 0; i < 2 && i < n.input_size(); ++i) {
+        auto r = rank.find(n.input(i));
+        if (r == rank.end() || r->second != 2)
+          throw InvalidGraphError("node '" + (n.name().empty() ? "#" + std::to_string(k) : n.name()) + "' (Gemm): input " + std::string(i == 0 ? "A" : "B") + " '" +
+                                  n.input(i) + "' must be a matrix of known shape (rank " +
+                                  (r == rank.end() ? std::string("unknown") : std::to_string(r->second)) + ")");
+      }
+    }
   } catch (const std::exception& e) {
     // onnx's checker puts its context on further lines ("\n\n==> Context: ..."): one line here.
     std::string why = e.what();
