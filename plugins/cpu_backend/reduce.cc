@@ -172,14 +172,30 @@ class ReduceKernel final : public CpuKernel {
     } else if constexpr (kRed == Red::L2 || kRed == Red::SumSquare) return acc + v * v;
     else return acc + v;  // Sum, Mean, LogSum; LogSumExp handled apart
   }
+  /// A double result in the accumulator type. For signed integers, what a static_cast gives on
+  /// x86-64 (cvttsd2si): NaN, ±inf and values out of range become INT64_MIN (LogSum or LogSumExp
+  /// of an empty set is -inf); for unsigned ones 0. C++ leaves that conversion undefined.
+  static A from_double(double v) {
+    if constexpr (std::is_floating_point_v<A>) {
+      return static_cast<A>(v);
+    } else if constexpr (std::is_signed_v<A>) {
+      constexpr double lo = static_cast<double>(std::numeric_limits<A>::min());  // -2^63
+      if (!(v >= lo && v < -lo)) return std::numeric_limits<A>::min();
+      return static_cast<A>(v);
+    } else {
+      constexpr double hi = 18446744073709551616.0;  // 2^64
+      if (!(v >= 0 && v < hi)) return 0;
+      return static_cast<A>(v);
+    }
+  }
   static A finish(A acc, int64_t count) {
     if constexpr (kRed == Red::Mean) {
       if constexpr (std::is_floating_point_v<A>) return acc / static_cast<A>(count);
       else return count ? static_cast<A>(acc / static_cast<A>(count)) : A(0);
     } else if constexpr (kRed == Red::L2) {
-      return static_cast<A>(std::sqrt(static_cast<double>(acc)));
+      return from_double(std::sqrt(static_cast<double>(acc)));
     } else if constexpr (kRed == Red::LogSum) {
-      return static_cast<A>(std::log(static_cast<double>(acc)));
+      return from_double(std::log(static_cast<double>(acc)));
     } else {
       return acc;
     }
@@ -226,8 +242,8 @@ class ReduceKernel final : public CpuKernel {
         walk(base, [&](A v) { m = v > m ? v : m; });
         double s = 0;
         walk(base, [&](A v) { s += std::exp(static_cast<double>(v) - static_cast<double>(m)); });
-        r = count == 0 ? static_cast<A>(-std::numeric_limits<double>::infinity())
-                       : static_cast<A>(static_cast<double>(m) + std::log(s));
+        r = count == 0 ? from_double(-std::numeric_limits<double>::infinity())
+                       : from_double(static_cast<double>(m) + std::log(s));
       } else {
         A acc = init();
         walk(base, [&](A v) { acc = step(acc, v); });

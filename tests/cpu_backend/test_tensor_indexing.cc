@@ -203,6 +203,13 @@ TEST(CpuTensorIndexing, ReductionsOverEmptySetsGiveTheIdentity) {
   out = harness().run("ReduceSum", {iota<float>({2, 2}), make<int64_t>({0}, {})}, {{DT::Float32, {2, 2}}},
                       attr("noop_with_empty_axes", 1), 13, {1});
   EXPECT_EQ(values<float>(out[0]), (F32s{0, 1, 2, 3}));
+  // LogSumExp and LogSum of an empty integer set are -inf, which no int64 holds: INT64_MIN, the
+  // value x86-64's conversion gives (C++ leaves it undefined; UBSan fuzz finding).
+  const Tensor empty_i64 = Tensor::allocate(DT::Int64, Shape{2, 0});
+  out = harness().run("ReduceLogSumExp", {empty_i64}, {{DT::Int64, {2}}}, a, 13);
+  EXPECT_EQ(values<int64_t>(out[0]), (I64s{INT64_MIN, INT64_MIN}));
+  out = harness().run("ReduceLogSum", {empty_i64}, {{DT::Int64, {2}}}, a, 13);
+  EXPECT_EQ(values<int64_t>(out[0]), (I64s{INT64_MIN, INT64_MIN}));
   // Integer mean divides like the type: (1 + 2) / 2 = 1.
   out = harness().run("ReduceMean", {make<int32_t>({2}, {1, 2})}, {{DT::Int32, {1}}}, {}, 13);
   EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{1}));
