@@ -219,18 +219,33 @@ void infer_conv_transpose(InferContext& ctx) {
     ctx.fail("unknown auto_pad '" + auto_pad + "'");
   if (!out_shape.empty() && out_shape.size() != n && out_shape.size() != n + 2)
     ctx.fail("output_shape [" + join(out_shape) + "] must have " + std::to_string(n) + " entries");
+  // Extents in 128 bits, then checked against Shape's bound (2^59, ge/sdk/types.h): strides,
+  // dilations, pads and output_padding come from the model and may be anything.
+  constexpr __int128 kMaxExtent = __int128{1} << 59;
+  auto bounded = [&](__int128 v, const std::string& what) {
+    if (v > kMaxExtent) ctx.fail(what + " would exceed 2^59");
+    return static_cast<int64_t>(v);
+  };
   Shape y = x;
-  y[1] = w[1] * group;
+  y[1] = bounded(static_cast<__int128>(w[1]) * group, "output channels W[1] x group = " + std::to_string(w[1]) + " x " +
+                                                         std::to_string(group));
   for (size_t i = 0; i < n; ++i) {
     if (strides[i] < 1 || dilations[i] < 1 || kernel[i] < 1) ctx.fail("kernel, strides and dilations must be positive");
     if (outpad[i] < 0 || outpad[i] >= std::max(strides[i], dilations[i]))
       ctx.fail("output_padding [" + join(outpad) + "] must be in [0, max(stride, dilation))");
     int64_t o;
     if (!out_shape.empty()) o = out_shape[out_shape.size() - n + i];
-    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") o = x[i + 2] * strides[i];
+    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
+      o = bounded(static_cast<__int128>(x[i + 2]) * strides[i], "output extent on spatial axis " + std::to_string(i));
     else {
-      const int64_t pb = auto_pad == "VALID" ? 0 : pads[i], pe = auto_pad == "VALID" ? 0 : pads[i + n];
-      o = strides[i] * (x[i + 2] - 1) + outpad[i] + (kernel[i] - 1) * dilations[i] + 1 - pb - pe;
+      const __int128 pb = auto_pad == "VALID" ? 0 : pads[i], pe = auto_pad == "VALID" ? 0 : pads[i + n];
+      const __int128 e = static_cast<__int128>(strides[i]) * (x[i + 2] - 1) + outpad[i] +
+                         static_cast<__int128>(kernel[i] - 1) * dilations[i] + 1 - pb - pe;
+      if (e < 1) {
+        const std::string v = e >= INT64_MIN ? std::to_string(static_cast<int64_t>(e)) : std::string("below -2^63");
+        ctx.fail("output extent " + v + " on spatial axis " + std::to_string(i) + " is not positive");
+      }
+      o = bounded(e, "output extent on spatial axis " + std::to_string(i));
     }
     if (o < 1) ctx.fail("output extent " + std::to_string(o) + " on spatial axis " + std::to_string(i) + " is not positive");
     y[i + 2] = o;
