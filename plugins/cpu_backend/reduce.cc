@@ -14,6 +14,7 @@
 // for each output element, its reduced elements, accumulating in double (floats) or 64-bit
 // integers (integer results wrap like the type's own arithmetic).
 #include <cmath>
+#include <type_traits>
 #include <limits>
 #include <string>
 
@@ -163,14 +164,30 @@ class ReduceKernel final : public CpuKernel {
     else return A(0);
   }
   static A step(A acc, A v) {
-    if constexpr (kRed == Red::Max) return v > acc || v != v ? v : acc;
-    else if constexpr (kRed == Red::Min) return v < acc || v != v ? v : acc;
-    else if constexpr (kRed == Red::Prod) return acc * v;
-    else if constexpr (kRed == Red::L1) {
-      if constexpr (std::is_signed_v<A>) return acc + (v < 0 ? -v : v);
-      else return acc + v;
-    } else if constexpr (kRed == Red::L2 || kRed == Red::SumSquare) return acc + v * v;
-    else return acc + v;  // Sum, Mean, LogSum; LogSumExp handled apart
+    if constexpr (kRed == Red::Max) {
+      return v > acc || v != v ? v : acc;
+    } else if constexpr (kRed == Red::Min) {
+      return v < acc || v != v ? v : acc;
+    } else if constexpr (std::is_integral_v<A>) {
+      // Integers wrap around (two's complement, as ONNX Runtime's int64 arithmetic does on every
+      // target); in unsigned arithmetic, where C++ defines it, not in signed (UB).
+      using U = std::make_unsigned_t<A>;
+      const U a = static_cast<U>(acc), x = static_cast<U>(v);
+      U r;
+      if constexpr (kRed == Red::Prod) r = a * x;
+      else if constexpr (kRed == Red::L1) r = a + (std::is_signed_v<A> && v < 0 ? U(0) - x : x);
+      else if constexpr (kRed == Red::L2 || kRed == Red::SumSquare) r = a + x * x;
+      else r = a + x;  // Sum, Mean, LogSum
+      return static_cast<A>(r);
+    } else if constexpr (kRed == Red::Prod) {
+      return acc * v;
+    } else if constexpr (kRed == Red::L1) {
+      return acc + (v < 0 ? -v : v);
+    } else if constexpr (kRed == Red::L2 || kRed == Red::SumSquare) {
+      return acc + v * v;
+    } else {
+      return acc + v;  // Sum, Mean, LogSum; LogSumExp handled apart
+    }
   }
   /// A double result in the accumulator type. For signed integers, what a static_cast gives on
   /// x86-64 (cvttsd2si): NaN, ±inf and values out of range become INT64_MIN (LogSum or LogSumExp

@@ -210,6 +210,13 @@ TEST(CpuTensorIndexing, ReductionsOverEmptySetsGiveTheIdentity) {
   EXPECT_EQ(values<int64_t>(out[0]), (I64s{INT64_MIN, INT64_MIN}));
   out = harness().run("ReduceLogSum", {empty_i64}, {{DT::Int64, {2}}}, a, 13);
   EXPECT_EQ(values<int64_t>(out[0]), (I64s{INT64_MIN, INT64_MIN}));
+  // Integer reductions wrap around in two's complement (C++'s signed overflow is undefined;
+  // UBSan fuzz finding): INT64_MAX + 1 = INT64_MIN, (2^40)^2 = 2^80 = 0 mod 2^64.
+  out = harness().run("ReduceSum", {make<int64_t>({2}, {INT64_MAX, 1}), make<int64_t>({1}, {0})}, {{DT::Int64, {}}},
+                      attr("keepdims", 0), 13, {1});
+  EXPECT_EQ(values<int64_t>(out[0]), (I64s{INT64_MIN}));
+  out = harness().run("ReduceSumSquare", {make<int64_t>({1}, {int64_t{1} << 40})}, {{DT::Int64, {}}}, attr("keepdims", 0), 13);
+  EXPECT_EQ(values<int64_t>(out[0]), (I64s{0}));
   // Integer mean divides like the type: (1 + 2) / 2 = 1.
   out = harness().run("ReduceMean", {make<int32_t>({2}, {1, 2})}, {{DT::Int32, {1}}}, {}, 13);
   EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{1}));
