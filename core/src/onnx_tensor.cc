@@ -202,6 +202,19 @@ void stft_operand_ranks(onnx::InferenceContext& ctx) {
   if (window >= 0 && window != 1) fail_shape_inference("window must have rank 1, not ", window);
 }
 
+/// ConstantOfShape (input 0), Expand and Reshape (input 1): onnx's getShapeInput makes one
+/// output dimension per element of the shape input when only its length is known — a graph
+/// input of 2^31 elements made 2^31 Dimension messages (19 GB; fuzz finding). No model has a
+/// tensor of more than a few dozen dims; past 4096, onnx's inference stops (GE's decides).
+template <size_t shape_input>
+void shape_input_of_sane_length(onnx::InferenceContext& ctx) {
+  const onnx::TypeProto* t = ctx.getNumInputs() > shape_input ? ctx.getInputType(shape_input) : nullptr;
+  if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return;
+  const auto& shape = t->tensor_type().shape();
+  if (shape.dim_size() == 1 && shape.dim(0).has_dim_value() && shape.dim(0).dim_value() > 4096)
+    fail_shape_inference("the shape input has ", shape.dim(0).dim_value(), " elements: an output of that rank");
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -230,6 +243,8 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "LayerNormalization") return axis_within_rank;
     if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
     if (op == "STFT") return stft_operand_ranks;
+    if (op == "ConstantOfShape") return shape_input_of_sane_length<0>;
+    if (op == "Expand" || op == "Reshape") return shape_input_of_sane_length<1>;
     return nullptr;
   }
   mutable std::mutex mu_;

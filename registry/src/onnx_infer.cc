@@ -76,6 +76,14 @@ void check_before_onnx_inference(InferContext& ctx) {
   // maxUnpoolShapeInference reads dim 1 of I unchecked when output_shape is absent.
   if (op == "MaxUnpool" && !(n.num_inputs() > 2 && n.input(2)) && ctx.has_input(1) && ctx.input_shape(1).rank() < 2)
     ctx.fail("I " + ctx.input_shape(1).str() + " must have X's rank (>= 2)");
+  // onnx's getShapeInput makes one output dimension per element of a shape input whose values
+  // are unknown: a graph input of 2^31 elements made 2^31 Dimension messages (19 GB).
+  if (op == "ConstantOfShape" || op == "Expand" || op == "Reshape") {
+    const size_t i = op == "ConstantOfShape" ? 0 : 1;
+    if (ctx.has_input(i) && ctx.input_shape(i).rank() == 1 && ctx.input_shape(i)[0] > 4096)
+      ctx.fail("the shape input " + ctx.input_shape(i).str() + " would make an output of " +
+               std::to_string(ctx.input_shape(i)[0]) + " dimensions");
+  }
   // STFT's inference reads the signal's dims 0-2 and the window's dim 0 unchecked.
   if (op == "STFT") {
     if (ctx.has_input(0) && ctx.input_shape(0).rank() != 3)
