@@ -12,6 +12,7 @@
 // A constant B (weights) lets oneDNN choose its layout (format_tag::any); it is reordered once.
 // A node cpu_precision put in bf16 (bf16.h) runs bf16 A and B with fp32 accumulation and an fp32
 // result: A (and a non-constant B) are reordered fp32 → bf16 into owned buffers at each run.
+#include <cstring>
 #include <string>
 
 #include "bf16.h"
@@ -148,6 +149,9 @@ class MatMulKernel : public CpuKernel {
       throw InvalidGraphError("MatMul: output shape " + ctx.output_shape(0).str() + " differs from computed " + Shape(expect).str() + where);
     empty_ = Shape(y).numel() == 0;
     if (empty_) return;
+    // K = 0: every output element is an empty sum, 0 (numpy.matmul); oneDNN divides by K.
+    zero_k_ = K == 0;
+    if (zero_k_) return;
     // B without batch (all ones): fold A's batch dims into M — one large 2-D GEMM, the fastest
     // form for a constant weight matrix.
     bool b_2d = true;
@@ -162,6 +166,10 @@ class MatMulKernel : public CpuKernel {
   }
   void run(KernelIO& io) override {
     if (empty_) return;
+    if (zero_k_) {
+      std::memset(io.outputs[0].data(), 0, io.outputs[0].nbytes());
+      return;
+    }
     ThreadScope threads(threads_);
     try {
       core_.run(io.inputs[0].data(), io.inputs[1].data(), nullptr, io.outputs[0].data());
@@ -173,7 +181,7 @@ class MatMulKernel : public CpuKernel {
 
  private:
   MatmulCore core_;
-  bool empty_ = false;
+  bool empty_ = false, zero_k_ = false;
 };
 
 class GemmKernel : public CpuKernel {
@@ -221,11 +229,35 @@ class GemmKernel : public CpuKernel {
         c_scaled_.resize(c_numel_);  // scratch for beta * C at run time
       }
     }
+    // K = 0: alpha·A·B is an empty sum, so Y = beta·C broadcast (or 0); oneDNN divides by K.
+    zero_k_ = K == 0;
+    if (zero_k_) {
+      n_ = N;
+      c_cols_ = has_c_ ? ctx.input_shape(2).dims().back() : 0;
+      c_rows_ = has_c_ && ctx.input_shape(2).rank() == 2 ? ctx.input_shape(2)[0] : 1;
+      if (has_c_ && ctx.input_shape(2).rank() == 0) c_cols_ = 1;
+      return;
+    }
     core_.build(a_md, b_md, const_f32(ctx, 1), c_md, c_const_ ? c_scaled_.data() : nullptr, md({M, N}), alpha,
                 "Gemm" + where, bf16_native(ctx));
   }
+  /// Y[m, n] = beta · C[m or 0, n or 0], or 0 without C (the K = 0 case).
+  void run_zero_k(KernelIO& io) const {
+    float* y = io.outputs[0].data_as<float>();
+    const int64_t total = io.outputs[0].numel();
+    if (!has_c_) {
+      std::memset(y, 0, io.outputs[0].nbytes());
+      return;
+    }
+    const float* c = io.inputs[2].data_as<float>();
+    for (int64_t i = 0; i < total; ++i) {
+      const int64_t m = i / n_, n = i % n_;
+      y[i] = beta_ * c[(c_rows_ == 1 ? 0 : m) * c_cols_ + (c_cols_ == 1 ? 0 : n)];
+    }
+  }
   void run(KernelIO& io) override {
     if (empty_) return;
+    if (zero_k_) return run_zero_k(io);
     ThreadScope threads(threads_);
     const void* c = nullptr;
     if (has_c_ && !c_const_) {
@@ -247,8 +279,8 @@ class GemmKernel : public CpuKernel {
  private:
   MatmulCore core_;
   float beta_ = 1.0f;
-  bool empty_ = false, has_c_ = false, c_const_ = false;
-  int64_t c_numel_ = 0;
+  bool empty_ = false, has_c_ = false, c_const_ = false, zero_k_ = false;
+  int64_t c_numel_ = 0, n_ = 0, c_rows_ = 1, c_cols_ = 1;
   std::vector<float> c_scaled_;
 };
 

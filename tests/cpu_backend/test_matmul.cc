@@ -72,6 +72,19 @@ TEST(MatMul, OneDOperands) {
   expect_near(run1("MatMul", {batch, v}, {2, 2}), {1, 2, 3, 6});  // [2,2,3]·[3] → [2,2]
 }
 
+TEST(MatMul, EmptyInnerDimensionGivesZeros) {  // numpy.matmul: a sum over nothing is 0
+  Tensor a = Tensor::allocate(DataType::Float32, Shape{2, 0}), b = Tensor::allocate(DataType::Float32, Shape{0, 3});
+  expect_near(run1("MatMul", {a, b}, {2, 3}), {0, 0, 0, 0, 0, 0});  // oneDNN's matmul divided by K = 0: SIGFPE
+}
+
+TEST(Gemm, EmptyInnerDimensionGivesBetaTimesC) {
+  Tensor a = Tensor::allocate(DataType::Float32, Shape{2, 0}), b = Tensor::allocate(DataType::Float32, Shape{0, 3});
+  auto beta2 = attrs({{"beta", 2.0f}});
+  expect_near(run1("Gemm", {a, b, f32({3}, {1, 2, 3})}, {2, 3}, beta2), {2, 4, 6, 2, 4, 6});
+  expect_near(run1("Gemm", {a, b, f32({2, 1}, {1, 2})}, {2, 3}, beta2), {2, 2, 2, 4, 4, 4});
+  expect_near(run1("Gemm", {a, b}, {2, 3}), {0, 0, 0, 0, 0, 0});
+}
+
 TEST(MatMul, RejectsInt32) {
   Tensor a = Tensor::allocate(DataType::Int32, {2, 2});
   KernelHarness h(cpu::register_matmul_kernels);
