@@ -215,6 +215,14 @@ void shape_input_of_sane_length(onnx::InferenceContext& ctx) {
     fail_shape_inference("the shape input has ", shape.dim(0).dim_value(), " elements: an output of that rank");
 }
 
+/// Gemm: the inference of its old forms (opsets 1-6) reads dims 0 and 1 of A and B unchecked.
+void gemm_operands_are_matrices(onnx::InferenceContext& ctx) {
+  for (size_t i = 0; i < 2; ++i) {
+    const int r = known_rank(ctx, i);
+    if (r >= 0 && r != 2) fail_shape_inference(i == 0 ? "A" : "B", " must have rank 2, not ", r);
+  }
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -243,6 +251,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "LayerNormalization") return axis_within_rank;
     if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
     if (op == "STFT") return stft_operand_ranks;
+    if (op == "Gemm") return gemm_operands_are_matrices;
     if (op == "ConstantOfShape") return shape_input_of_sane_length<0>;
     if (op == "Expand" || op == "Reshape") return shape_input_of_sane_length<1>;
     return nullptr;

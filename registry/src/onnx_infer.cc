@@ -84,6 +84,11 @@ void check_before_onnx_inference(InferContext& ctx) {
       ctx.fail("the shape input " + ctx.input_shape(i).str() + " would make an output of " +
                std::to_string(ctx.input_shape(i)[0]) + " dimensions");
   }
+  // Gemm's old forms read dims 0 and 1 of A and B unchecked.
+  if (op == "Gemm")
+    for (size_t i = 0; i < 2; ++i)
+      if (ctx.has_input(i) && ctx.input_shape(i).rank() != 2)
+        ctx.fail(std::string(i == 0 ? "A " : "B ") + ctx.input_shape(i).str() + " must have rank 2");
   // STFT's inference reads the signal's dims 0-2 and the window's dim 0 unchecked.
   if (op == "STFT") {
     if (ctx.has_input(0) && ctx.input_shape(0).rank() != 3)
