@@ -24,6 +24,8 @@
 #include "common.h"
 #include "ge/core/file_io.h"
 #include "ge/core/compare.h"
+#include "ge/core/dynamic.h"
+#include "ge/core/importer.h"
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/pipeline.h"
 #include "ge/core/runtime.h"
@@ -91,12 +93,69 @@ std::vector<std::string> data_shapes(const fs::path& dir) {
   return out;
 }
 
-std::string run_case(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& given) {
+/// The case's model without any declared output or intermediate shape (element types stay) and
+/// with the data's input shapes written in, as a file in the temporary directory (the case runs
+/// in a child of its own, so the name is unique).
+std::string stripped_model(const fs::path& dir) {
+  const std::string src = (dir / "model.onnx").string();
+  onnx::ModelProto m;
+  if (!m.ParseFromString(ge::core::read_regular_file(src, "model file"))) throw ge::Error("model file '" + src + "' is not an ONNX model");
+  auto* g = m.mutable_graph();
+  g->clear_value_info();
+  // Every dim becomes unknown (neither dim_value nor dim_param); the rank stays because models
+  // of IR version < 4 must give a shape (onnx's checker), and GE takes no shape from unknown dims.
+  for (auto& o : *g->mutable_output())
+    if (o.type().has_tensor_type() && o.type().tensor_type().has_shape())
+      for (auto& d : *o.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) d.Clear();
+  for (const std::string& spec : data_shapes(dir)) {
+    const std::string name = spec.substr(0, spec.rfind(':'));
+    for (auto& vi : *g->mutable_input()) {
+      if (vi.name() != name) continue;
+      auto* shp = vi.mutable_type()->mutable_tensor_type()->mutable_shape();
+      shp->clear_dim();
+      std::string dims = spec.substr(spec.rfind(':') + 1);
+      for (size_t p = 0; !dims.empty() && p != std::string::npos;) {
+        size_t q = dims.find(',', p);
+        shp->add_dim()->set_dim_value(std::stoll(dims.substr(p, q == std::string::npos ? q : q - p)));
+        p = q == std::string::npos ? q : q + 1;
+      }
+    }
+  }
+  const std::string out = (fs::temp_directory_path() / ("gec-conformance-" + std::to_string(getpid()) + ".onnx")).string();
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  write_file_atomic(out, bytes);
+  return out;
+}
+
+std::string run_case(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& given, bool strip) {
+  std::string stripped;
+  struct Remove {
+    std::string* p;
+    ~Remove() {
+      if (!p->empty()) std::remove(p->c_str());
+    }
+  } remove{&stripped};
   try {
     CommonOptions common = given;
-    for (const std::string& spec : data_shapes(dir)) common.input_shapes.push_back(spec);
-    Compiled c = compile_model((dir / "model.onnx").string(), env, common);
-    ge::core::Executable& exe = *c.exe;
+    std::string model = (dir / "model.onnx").string();
+    if (strip) model = stripped = stripped_model(dir);
+    else
+      for (const std::string& spec : data_shapes(dir)) common.input_shapes.push_back(spec);
+    // A model whose output shapes depend on values (only when none is declared) runs in stages
+    // (ge/core/staging.h), through the dynamic executor.
+    Compiled c;
+    std::shared_ptr<ge::core::DynamicPlan> dyn;
+    std::unique_ptr<ge::core::DynamicExecutor> dex;
+    try {
+      c = compile_model(model, env, common);
+    } catch (const ge::core::DataDependentShapeError&) {
+      ge::core::CompileOptions co = common.compile_options(env);
+      dyn = std::make_shared<ge::core::DynamicPlan>();
+      dyn->spec = ge::core::dynamic_spec_from_file(model, co, env.manifest);
+      auto cache = std::make_shared<ge::core::SpecializationCache>(dyn, env, co);
+      dex = std::make_unique<ge::core::DynamicExecutor>(dyn, cache, env, ge::core::ExecOptions{co.backend, 1});
+    }
     std::vector<fs::path> sets;
     for (auto& e : fs::directory_iterator(dir))
       if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
@@ -107,9 +166,19 @@ std::string run_case(const fs::path& dir, const ge::core::Environment& env, cons
     tol.rtol = 1e-3;
     tol.atol = 1e-7;
     for (auto& s : sets) {
-      std::vector<ge::Tensor> ins = read_inputs(s.string(), exe.graph());
-      for (size_t k = 0; k < ins.size(); ++k) ins[k] = as_bfloat16_if_declared(ins[k], exe.graph().inputs()[k]->dtype);
-      std::vector<ge::Tensor> outs = exe.run(ins);
+      std::vector<ge::Tensor> ins;
+      std::vector<ge::Tensor> outs;
+      if (dex) {
+        for (size_t k = 0; k < dyn->spec.inputs.size(); ++k)
+          ins.push_back(as_bfloat16_if_declared(
+              ge::core::read_tensor_file((s / ("input_" + std::to_string(k) + ".pb")).string()), dyn->spec.inputs[k].dtype));
+        outs = dex->run(ins);
+      } else {
+        ge::core::Executable& exe = *c.exe;
+        ins = read_inputs(s.string(), exe.graph());
+        for (size_t k = 0; k < ins.size(); ++k) ins[k] = as_bfloat16_if_declared(ins[k], exe.graph().inputs()[k]->dtype);
+        outs = exe.run(ins);
+      }
       for (size_t k = 0; k < outs.size(); ++k) {
         ge::Tensor ref = as_bfloat16_if_declared(
             ge::core::read_tensor_file((s / ("output_" + std::to_string(k) + ".pb")).string()), outs[k].dtype());
@@ -126,7 +195,8 @@ std::string run_case(const fs::path& dir, const ge::core::Environment& env, cons
   }
 }
 
-CaseResult run_forked(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& common, double timeout_s) {
+CaseResult run_forked(const fs::path& dir, const ge::core::Environment& env, const CommonOptions& common, double timeout_s,
+                      bool strip) {
   CaseResult r;
   r.name = dir.filename().string();
   int fds[2];
@@ -136,7 +206,7 @@ CaseResult run_forked(const fs::path& dir, const ge::core::Environment& env, con
   if (pid < 0) throw ge::Error("fork() failed");
   if (pid == 0) {
     close(fds[0]);
-    std::string res = run_case(dir, env, common);
+    std::string res = run_case(dir, env, common, strip);
     size_t off = 0;
     while (off < res.size()) {
       ssize_t w = write(fds[1], res.data() + off, res.size() - off);
@@ -187,7 +257,7 @@ CaseResult run_forked(const fs::path& dir, const ge::core::Environment& env, con
 }  // namespace
 
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
-                    const std::string& json_path, double timeout_s, bool verbose) {
+                    const std::string& json_path, double timeout_s, bool verbose, bool strip_output_shapes) {
   if (!fs::is_directory(dir)) throw ge::Error("conformance: '" + dir + "' is not a directory");
   auto env = common.load_environment();
   // GE claims an op when the backend runs it: a kernel, or the expansion of its ONNX function
@@ -215,7 +285,7 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
   std::map<std::string, int> totals;
   int claimed_failures = 0;
   for (auto& c : cases) {
-    CaseResult r = run_forked(c, *env, common, timeout_s);
+    CaseResult r = run_forked(c, *env, common, timeout_s, strip_output_shapes);
     r.ops = ops_of((c / "model.onnx").string());
     r.claimed = !r.ops.empty() && std::all_of(r.ops.begin(), r.ops.end(), [&](auto& o) { return claimed.count(o) > 0; });
     if (r.claimed && (r.outcome == "fail" || r.outcome == "crash")) ++claimed_failures;

@@ -41,8 +41,9 @@ ge::core::DynamicPlan compile_gears(const std::string& model, const ge::core::En
   p.spec = ge::core::dynamic_spec_from_file(model, co, env.manifest);
   const std::string text = gears_text.empty() ? env.manifest.gears : gears_text;
   std::vector<ge::core::Binding> bindings = ge::core::parse_gears(text, p.spec);
-  std::printf("model %s: symbolic inputs %s; %zu gear%s", model.c_str(), signature_text(p.spec.inputs).c_str(),
-              bindings.size(), bindings.size() == 1 ? "" : "s");
+  std::printf("model %s: %s %s; %zu gear%s", model.c_str(),
+              ge::core::has_symbolic_inputs({p.spec.inputs, {}, false}) ? "symbolic inputs" : "inputs",
+              signature_text(p.spec.inputs).c_str(), bindings.size(), bindings.size() == 1 ? "" : "s");
   if (bindings.empty()) std::printf(" (every shape specializes on first use)");
   std::printf("\n");
   for (const ge::core::Binding& b : bindings) {
@@ -58,6 +59,16 @@ ge::core::DynamicPlan compile_gears(const std::string& model, const ge::core::En
     p.gears.push_back({b, std::move(g)});
   }
   return p;
+}
+
+// "prefix: specialization, suffix: stages cut at node 'u' (Unique) (...)": what each stage ran.
+std::string stages_text(const ge::core::DynamicRunInfo& info) {
+  std::string r;
+  for (const ge::core::DynamicRunInfo& s : info.stages) {
+    r += (r.empty() ? "" : "; ") + s.kind;
+    if (!s.cut_node.empty()) r += " cut at " + s.cut_node + " (" + stages_text(s) + ")";
+  }
+  return r;
 }
 
 struct InputSet {
@@ -193,6 +204,7 @@ int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::
     const ge::core::DynamicRunInfo info = *session.last_run();
     std::printf("set %s: %s → %s %s", set.name.c_str(), shapes.c_str(), info.kind.c_str(),
                 ge::core::binding_str(info.ran).c_str());
+    if (!info.cut_node.empty()) std::printf(" cut at %s (%s)", info.cut_node.c_str(), stages_text(info).c_str());
     if (info.compiled) std::printf(", compiled on first use in %.1f ms", info.compile_ms);
     if (info.built) std::printf(", kernels built in %.1f ms", info.build_ms);
     std::printf(", first run %.3f ms, arena %llu bytes\n", first_ms, static_cast<unsigned long long>(info.arena_bytes));
@@ -233,6 +245,7 @@ int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::
       ge::core::write_files_atomically(files, "output tensor file");
     }
     sets_json.push_back({{"set", set.name}, {"shapes", shapes}, {"ran", info.kind}, {"binding", ge::core::binding_str(info.ran)},
+                         {"cut_node", info.cut_node.empty() ? nlohmann::json() : nlohmann::json(info.cut_node)},
                          {"gear", info.gear}, {"compiled_ms", info.compiled ? nlohmann::json(info.compile_ms) : nlohmann::json()},
                          {"build_ms", info.built ? nlohmann::json(info.build_ms) : nlohmann::json()},
                          {"first_run_ms", first_ms}, {"min_ms", min_ms}, {"median_ms", median_ms},

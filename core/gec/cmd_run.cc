@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common.h"
+#include "ge/core/importer.h"
 #include "ge/core/file_io.h"
 #include "ge/core/compare.h"
 #include "ge/core/onnx_frontend.h"
@@ -40,7 +41,14 @@ int cmd_compile(const std::string& model, const CommonOptions& common, const std
     throw ge::Error("--gears: '" + model + "' has no symbolic input dim" +
                     (common.input_shapes.empty() ? std::string() : std::string(" once --input-shape fixes them")));
   auto env = common.load_environment();
-  Compiled c = compile_model(model, *env, common);
+  Compiled c;
+  try {
+    c = compile_model(model, *env, common);
+  } catch (const ge::core::DataDependentShapeError& e) {
+    if (!common.input_shapes.empty()) throw;
+    std::printf("%s: %s; the plan keeps the model and runs it in stages cut at that node\n", model.c_str(), e.what());
+    return cmd_compile_dynamic(model, common, plan_out, gears);
+  }
   print_summary(model, c);
   if (!plan_out.empty()) write_plan(c, *env, plan_out);
   for (auto& p : c.result.passes)
@@ -90,7 +98,14 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
   double load_ms = ms_since(t_load);
   // A plan runs without import or compilation; run.load_ms is then its load time.
   const bool plan = ge::core::is_plan_file(model);
-  Compiled c = plan ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
+  Compiled c;
+  try {
+    c = plan ? load_plan_model(model, *env, common) : compile_model(model, *env, common);
+  } catch (const ge::core::DataDependentShapeError& e) {
+    if (plan || !common.input_shapes.empty()) throw;
+    std::printf("%s: %s; it runs in stages cut at that node\n", model.c_str(), e.what());
+    return cmd_run_dynamic(model, common, sub);
+  }
   if (plan) load_ms = c.plan_load_ms;
   ge::core::Executable& exe = *c.exe;
   print_summary(model, c);

@@ -158,6 +158,6 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
 int cmd_compare(const std::string& model, const CommonOptions& common, const std::string& level_a,
                 const std::string& level_b, const std::string& inputs_dir, double threshold, bool fail_on_drift);
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::vector<std::string>& filters,
-                    const std::string& json_path, double timeout_s, bool verbose);
+                    const std::string& json_path, double timeout_s, bool verbose, bool strip_output_shapes = false);
 
 }  // namespace gec

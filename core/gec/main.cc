@@ -89,12 +89,16 @@ int main(int argc, char** argv) {
   std::string conf_json;
   double conf_timeout = 60;
   bool conf_verbose = false;
+  bool conf_strip = false;
   CLI::App* conf = app.add_subcommand("conformance", "Run ONNX node conformance tests (onnx/backend/test/data/node)");
   conf->add_option("dir", conf_dir, "Folder holding test_*/ cases")->required();
   conf->add_option("--filter", filters, "Only cases whose name contains this (repeatable)");
   conf->add_option("--json", conf_json, "Write results as JSON");
   conf->add_option("--timeout", conf_timeout, "Seconds per case");
   conf->add_flag("--verbose,-v", conf_verbose, "Print every case");
+  conf->add_flag("--strip-output-shapes", conf_strip,
+                 "Remove every declared output and intermediate shape (element types stay), so that output shapes "
+                 "come from GE's inference or, where they depend on values, from the run");
   common.add_to(*conf);
 
   gec::ProfileOptions prof;
@@ -158,7 +162,7 @@ int main(int argc, char** argv) {
     if (calibrate->parsed()) return gec::cmd_calibrate(common, calib_out, calib_peaks);
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
-    if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose);
+    if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose, conf_strip);
   } catch (const ge::Error& e) {
     std::fprintf(stderr, "gec: error: %s\n", e.what());
     return 2;

@@ -81,6 +81,42 @@ void evaluate(Node& n, const Environment& env, const ImportOptions& opts, int64_
     if (Value* v = n.output(i)) v->data = std::make_shared<const Tensor>(std::move(outs[i]));
 }
 
+/// Evaluates `n`, whose inputs are all known but whose output shapes need its results, with a host
+/// kernel that allocates its outputs; records the outputs' dtypes and shapes, and their data when
+/// within the fold limit. False when no such kernel takes the node.
+bool evaluate_sizing(Node& n, const Environment& env, const ImportOptions& opts, int64_t opset) {
+  const KernelDef* kd = env.kernels.find(opts.host_backend, n.domain(), n.op_type());
+  if (!kd || !kd->allocates_outputs) return false;
+  KernelBuildContext ctx{n, opset, 1};
+  ctx.dynamic_outputs = true;
+  std::unique_ptr<Kernel> k;
+  try {
+    k = kd->factory(ctx);
+  } catch (const UnsupportedError& e) {
+    log(LogLevel::Debug, n.describe() + ": not evaluated at import: " + e.what());
+    return false;
+  }
+  std::vector<Tensor> ins, outs(n.num_outputs());
+  for (Value* v : n.inputs()) ins.push_back(v ? *v->data : Tensor());
+  KernelIO io{ins, outs};
+  k->run(io);
+  int64_t elems = 0;
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    if (!n.output(i)) continue;
+    if (!outs[i].data() && outs[i].dtype() == DataType::Undefined)
+      throw Error(n.describe() + ": the " + opts.host_backend + " kernel left output '" + n.output(i)->name() + "' unallocated");
+    elems += outs[i].numel();
+  }
+  for (size_t i = 0; i < n.num_outputs(); ++i) {
+    Value* v = n.output(i);
+    if (!v) continue;
+    v->dtype = outs[i].dtype();
+    v->shape = outs[i].shape();
+    if (elems <= opts.fold_limit_elements) v->data = std::make_shared<const Tensor>(std::move(outs[i]));
+  }
+  return true;
+}
+
 std::string op_label(const Node& n, const OpDef& def) {
   return (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + "-" + std::to_string(def.since_version);
 }
@@ -140,14 +176,23 @@ class Propagation {
     InferContext ctx(*n, def, opset);
     try {
       def.infer(ctx);
-    } catch (const UnknownValueError&) {
+    } catch (const UnknownValueError& e) {
+      // The shape depends on values: with every input known, a kernel that sizes its outputs
+      // computes them (NonZero of a constant).
+      bool inputs_known = def.foldable;
+      for (Value* v : n->inputs()) inputs_known &= (v == nullptr || v->data != nullptr);
+      if (inputs_known && evaluate_sizing(*n, env_, opts_, opset)) return;
       // An input the shape depends on is only known at run time (e.g. a Reshape target fed as a
       // graph input). The model's declared output types still make every shape static; without
-      // them, the refusal stands.
+      // them, the graph runs in stages cut at this node (DataDependentShapeError).
       bool declared = true;
       for (size_t i = 0; i < n->num_outputs(); ++i)
         declared &= n->output(i) == nullptr || seeded[i].first != DataType::Undefined;
-      if (!declared) throw;
+      if (!declared) {
+        std::vector<std::string> outs;
+        for (Value* o : n->outputs()) outs.push_back(o ? o->name() : "");
+        throw DataDependentShapeError(e.what(), n->name(), std::move(outs));
+      }
       for (size_t i = 0; i < n->num_outputs(); ++i)
         if (Value* o = n->output(i)) {
           o->dtype = seeded[i].first;

@@ -299,6 +299,7 @@ namespace {
 void put_symbolic(const SymbolicTensor& t, planfile::SymbolicTensor& p) {
   p.set_name(t.name);
   p.set_dtype(static_cast<int32_t>(t.dtype));
+  p.set_no_shape(!t.has_shape);
   for (const SymbolicDim& d : t.dims) {
     auto* pd = p.add_dims();
     pd->set_param(d.param);
@@ -310,6 +311,7 @@ SymbolicTensor get_symbolic(const planfile::SymbolicTensor& p, const std::string
   SymbolicTensor t;
   t.name = p.name();
   t.dtype = static_cast<DataType>(p.dtype());
+  t.has_shape = !p.no_shape();
   if (p.dims_size() > 16) throw Error(what + " has rank " + std::to_string(p.dims_size()) + " (at most 16)");
   for (const auto& pd : p.dims()) {
     SymbolicDim d;

@@ -140,6 +140,11 @@ class HostRegistrar : public Registrar {
     env_.ops.set_expander(domain, op_type, std::move(fx));
   }
   void add_kernel(KernelDef def) override {
+    if (info_.abi_major == 1 && info_.abi_minor < 7)
+      throw Error("plugin '" + info_.name + "' (SDK ABI 1." + std::to_string(info_.abi_minor) + ") registers kernel '" +
+                  def.backend + ":" + def.op_type +
+                  "', but KernelDef and KernelBuildContext changed in SDK ABI 1.7 (kernels that allocate their outputs): "
+                  "rebuild the plugin against this SDK");
     def.source = info_.name;
     LibPtr lib = lib_;
     KernelFactory inner = std::move(def.factory);

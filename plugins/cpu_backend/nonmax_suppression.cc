@@ -48,8 +48,8 @@ bool suppresses(const Corners& a, const Corners& b, float iou_threshold) {
 
 class NonMaxSuppressionKernel final : public Kernel {
  public:
-  NonMaxSuppressionKernel(int64_t batches, int64_t classes, int64_t boxes, bool center, std::string who)
-      : batches_(batches), classes_(classes), boxes_(boxes), center_(center), who_(std::move(who)) {}
+  NonMaxSuppressionKernel(int64_t batches, int64_t classes, int64_t boxes, bool center, bool dynamic, std::string who)
+      : batches_(batches), classes_(classes), boxes_(boxes), center_(center), dynamic_(dynamic), who_(std::move(who)) {}
 
   void run(KernelIO& io) override {
     const float* boxes = io.inputs[0].data_as<float>();
@@ -86,14 +86,15 @@ class NonMaxSuppressionKernel final : public Kernel {
       }
     }
     const auto n = static_cast<int64_t>(selected.size() / 3);
-    expect_planned_shape(who_, "NonMaxSuppression selected_indices", Shape{n, 3}, io.outputs[0].shape());
-    std::copy(selected.begin(), selected.end(), io.outputs[0].data_as<int64_t>());
+    Tensor& out = sized_output(io, 0, dynamic_, DataType::Int64, Shape{n, 3}, who_, "NonMaxSuppression selected_indices");
+    std::copy(selected.begin(), selected.end(), out.data_as<int64_t>());
   }
   std::string impl_name() const override { return "cpu:NonMaxSuppression"; }
 
  private:
   int64_t batches_, classes_, boxes_;
   bool center_;
+  bool dynamic_;
   std::string who_;
 };
 
@@ -124,15 +125,17 @@ std::unique_ptr<Kernel> make_nms(const KernelBuildContext& ctx) {
   if (cpb != 0 && cpb != 1) {
     throw InvalidGraphError(at_node(ctx) + "NonMaxSuppression center_point_box " + std::to_string(cpb) + " is not 0 or 1");
   }
-  const Shape& out = ctx.output_shape(0);
-  if (ctx.output_type(0) != DataType::Int64 || out.rank() != 2 || out[1] != 3) {
-    throw InvalidGraphError(at_node(ctx) + "NonMaxSuppression output must be int64 [n, 3], not " + out.str());
+  if (!ctx.dynamic_outputs) {
+    const Shape& out = ctx.output_shape(0);
+    if (ctx.output_type(0) != DataType::Int64 || out.rank() != 2 || out[1] != 3) {
+      throw InvalidGraphError(at_node(ctx) + "NonMaxSuppression output must be int64 [n, 3], not " + out.str());
+    }
   }
-  return std::make_unique<NonMaxSuppressionKernel>(b[0], s[1], b[1], cpb == 1, ctx.node.describe());
+  return std::make_unique<NonMaxSuppressionKernel>(b[0], s[1], b[1], cpb == 1, ctx.dynamic_outputs, ctx.node.describe());
 }
 
 }  // namespace
 
-void register_nms_kernels(Registrar& r) { add_cpu_kernel(r, "NonMaxSuppression", make_nms); }
+void register_nms_kernels(Registrar& r) { add_allocating_cpu_kernel(r, "NonMaxSuppression", make_nms); }
 
 }  // namespace ge::cpu

@@ -36,15 +36,14 @@ template <class T> bool is_nonzero(T v) {
 template <class T>
 class NonZeroKernel final : public Kernel {
  public:
-  NonZeroKernel(Shape x, std::string who) : x_(std::move(x)), who_(std::move(who)) {}
+  NonZeroKernel(Shape x, bool dynamic, std::string who) : x_(std::move(x)), dynamic_(dynamic), who_(std::move(who)) {}
   void run(KernelIO& io) override {
     const T* x = io.inputs[0].data_as<T>();
     const int64_t numel = x_.numel();
     int64_t n = 0;
     for (int64_t i = 0; i < numel; ++i) n += is_nonzero(x[i]) ? 1 : 0;
     const auto rank = static_cast<int64_t>(std::max<size_t>(x_.rank(), 1));
-    expect_planned_shape(who_, "NonZero output", Shape{rank, n}, io.outputs[0].shape());
-    int64_t* y = io.outputs[0].data_as<int64_t>();
+    int64_t* y = sized_output(io, 0, dynamic_, DataType::Int64, Shape{rank, n}, who_, "NonZero output").data_as<int64_t>();
     const std::vector<int64_t> dims = x_.rank() == 0 ? std::vector<int64_t>{1} : x_.dims();
     int64_t j = 0;
     for (int64_t i = 0; i < numel; ++i) {
@@ -61,20 +60,24 @@ class NonZeroKernel final : public Kernel {
 
  private:
   Shape x_;
+  bool dynamic_;
   std::string who_;
 };
 
 std::unique_ptr<Kernel> make_nonzero(const KernelBuildContext& ctx) {
-  if (ctx.output_type(0) != DataType::Int64) throw InvalidGraphError(at_node(ctx) + "NonZero output must be int64");
-  const Shape& planned = ctx.output_shape(0);
   const auto rank = static_cast<int64_t>(std::max<size_t>(ctx.input_shape(0).rank(), 1));
-  if (planned.rank() != 2 || planned[0] != rank) {
-    throw InvalidGraphError(at_node(ctx) + "NonZero output " + planned.str() + " is not [" + std::to_string(rank) +
-                            ", n]");
+  if (!ctx.dynamic_outputs) {
+    if (ctx.output_type(0) != DataType::Int64) throw InvalidGraphError(at_node(ctx) + "NonZero output must be int64");
+    const Shape& planned = ctx.output_shape(0);
+    if (planned.rank() != 2 || planned[0] != rank) {
+      throw InvalidGraphError(at_node(ctx) + "NonZero output " + planned.str() + " is not [" + std::to_string(rank) +
+                              ", n]");
+    }
   }
   std::unique_ptr<Kernel> k;
   arith::dispatch(arith::NumericBool{}, ctx.input_type(0), ctx, "NonZero input", [&](auto tag) {
-    k = std::make_unique<NonZeroKernel<typename decltype(tag)::type>>(ctx.input_shape(0), ctx.node.describe());
+    k = std::make_unique<NonZeroKernel<typename decltype(tag)::type>>(ctx.input_shape(0), ctx.dynamic_outputs,
+                                                                      ctx.node.describe());
   });
   return k;
 }
@@ -84,8 +87,8 @@ std::unique_ptr<Kernel> make_nonzero(const KernelBuildContext& ctx) {
 /// Copies whole slices of `elem` bytes, so one kernel serves every fixed-size dtype.
 class CompressKernel final : public Kernel {
  public:
-  CompressKernel(Shape x, std::optional<size_t> axis, size_t elem, std::string who)
-      : x_(std::move(x)), axis_(axis), elem_(elem), who_(std::move(who)) {}
+  CompressKernel(Shape x, std::optional<size_t> axis, DataType dt, bool dynamic, std::string who)
+      : x_(std::move(x)), axis_(axis), dt_(dt), elem_(dtype_size(dt)), dynamic_(dynamic), who_(std::move(who)) {}
   void run(KernelIO& io) override {
     int64_t outer = 1, n = x_.numel(), inner = 1;
     if (axis_) {
@@ -102,9 +105,9 @@ class CompressKernel final : public Kernel {
       got = x_.dims();
       got[*axis_] = count;
     }
-    expect_planned_shape(who_, "Compress output", Shape(got), io.outputs[0].shape());
+    Tensor& out = sized_output(io, 0, dynamic_, dt_, Shape(got), who_, "Compress output");
     const auto* x = static_cast<const unsigned char*>(io.inputs[0].data());
-    auto* y = static_cast<unsigned char*>(io.outputs[0].data());
+    auto* y = static_cast<unsigned char*>(out.data());
     const size_t slice = static_cast<size_t>(inner) * elem_;
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t j = 0; j < len; ++j) {
@@ -119,7 +122,9 @@ class CompressKernel final : public Kernel {
  private:
   Shape x_;
   std::optional<size_t> axis_;
+  DataType dt_;
   size_t elem_;
+  bool dynamic_;
   std::string who_;
 };
 
@@ -134,18 +139,19 @@ std::unique_ptr<Kernel> make_compress(const KernelBuildContext& ctx) {
     throw InvalidGraphError(at_node(ctx) + "Compress condition must be a 1-D bool tensor, not " +
                             std::string(dtype_name(ctx.input_type(1))) + " " + ctx.input_shape(1).str());
   }
-  if (ctx.output_type(0) != ctx.input_type(0)) throw InvalidGraphError(at_node(ctx) + "Compress output dtype differs from input");
+  if (!ctx.dynamic_outputs && ctx.output_type(0) != ctx.input_type(0))
+    throw InvalidGraphError(at_node(ctx) + "Compress output dtype differs from input");
   std::optional<size_t> axis;
   if (ctx.node.attrs.has("axis")) {
     axis = static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), static_cast<int64_t>(x.rank()),
                                               ctx.node.describe() + " axis"));
   }
   const size_t want_rank = axis ? x.rank() : 1;
-  if (ctx.output_shape(0).rank() != want_rank) {
+  if (!ctx.dynamic_outputs && ctx.output_shape(0).rank() != want_rank) {
     throw InvalidGraphError(at_node(ctx) + "Compress output " + ctx.output_shape(0).str() + " should have rank " +
                             std::to_string(want_rank));
   }
-  return std::make_unique<CompressKernel>(x, axis, elem, ctx.node.describe());
+  return std::make_unique<CompressKernel>(x, axis, ctx.input_type(0), ctx.dynamic_outputs, ctx.node.describe());
 }
 
 // ---------------------------------------------------------------- Unique
@@ -164,8 +170,10 @@ class UniqueKernel final : public Kernel {
  public:
   /// The input as [outer, n, inner]: n candidates (slices along the axis, or every element of
   /// the flattened input with outer = inner = 1), each of outer * inner elements.
-  UniqueKernel(Shape x, std::optional<size_t> axis, bool sorted, std::vector<bool> present, std::string who)
-      : x_(std::move(x)), axis_(axis), sorted_(sorted), present_(std::move(present)), who_(std::move(who)) {}
+  UniqueKernel(Shape x, std::optional<size_t> axis, bool sorted, std::vector<bool> present, DataType dt, bool dynamic,
+               std::string who)
+      : x_(std::move(x)), axis_(axis), sorted_(sorted), present_(std::move(present)), dt_(dt), dynamic_(dynamic),
+        who_(std::move(who)) {}
 
   void run(KernelIO& io) override {
     using N = arith::Num<T>;
@@ -220,7 +228,7 @@ class UniqueKernel final : public Kernel {
     static const char* const kNames[4] = {"Unique output Y", "Unique output indices", "Unique output inverse_indices",
                                           "Unique output counts"};
     for (size_t k = 0; k < 4; ++k) {
-      if (present_[k]) expect_planned_shape(who_, kNames[k], got[k], io.outputs[k].shape());
+      if (present_[k]) sized_output(io, k, dynamic_, k == 0 ? dt_ : DataType::Int64, got[k], who_, kNames[k]);
     }
     if (present_[0]) {
       T* y = io.outputs[0].data_as<T>();
@@ -251,6 +259,8 @@ class UniqueKernel final : public Kernel {
   std::optional<size_t> axis_;
   bool sorted_;
   std::vector<bool> present_;
+  DataType dt_;
+  bool dynamic_;
   std::string who_;
 };
 
@@ -264,18 +274,19 @@ std::unique_ptr<Kernel> make_unique_kernel(const KernelBuildContext& ctx) {
   }
   std::vector<bool> present(4, false);
   for (size_t k = 0; k < 4; ++k) present[k] = ctx.node.output(k) != nullptr;
-  if (present[0] && ctx.output_type(0) != ctx.input_type(0)) {
+  if (!ctx.dynamic_outputs && present[0] && ctx.output_type(0) != ctx.input_type(0)) {
     throw InvalidGraphError(at_node(ctx) + "Unique output Y dtype differs from input");
   }
   for (size_t k = 1; k < 4; ++k) {
-    if (present[k] && ctx.output_type(k) != DataType::Int64) {
+    if (!ctx.dynamic_outputs && present[k] && ctx.output_type(k) != DataType::Int64) {
       throw InvalidGraphError(at_node(ctx) + "Unique output " + std::to_string(k) + " must be int64");
     }
   }
   const bool sorted = ctx.node.attrs.get_int("sorted", 1) != 0;
   std::unique_ptr<Kernel> k;
   arith::dispatch(arith::NumericBool{}, ctx.input_type(0), ctx, "Unique input", [&](auto tag) {
-    k = std::make_unique<UniqueKernel<typename decltype(tag)::type>>(x, axis, sorted, present, ctx.node.describe());
+    k = std::make_unique<UniqueKernel<typename decltype(tag)::type>>(x, axis, sorted, present, ctx.input_type(0),
+                                                                     ctx.dynamic_outputs, ctx.node.describe());
   });
   return k;
 }
@@ -283,9 +294,9 @@ std::unique_ptr<Kernel> make_unique_kernel(const KernelBuildContext& ctx) {
 }  // namespace
 
 void register_select_kernels(Registrar& r) {
-  add_cpu_kernel(r, "NonZero", make_nonzero);
-  add_cpu_kernel(r, "Compress", make_compress);
-  add_cpu_kernel(r, "Unique", make_unique_kernel);
+  add_allocating_cpu_kernel(r, "NonZero", make_nonzero);
+  add_allocating_cpu_kernel(r, "Compress", make_compress);
+  add_allocating_cpu_kernel(r, "Unique", make_unique_kernel);
 }
 
 }  // namespace ge::cpu

@@ -31,7 +31,7 @@ void register_standard_ops(Registrar& r) {
   // Shape inference: GE's own where it knows more (compile-time data of Shape/Constant, clearer
   // refusals of what the kernels do not run), ONNX's inference functions for every other op.
   std::map<std::string, ShapeInferenceFn> own;
-  for (auto table : {detail::nn_infer_fns(), detail::math_infer_fns(), detail::tensor_infer_fns()})
+  for (auto table : {detail::nn_infer_fns(), detail::math_infer_fns(), detail::tensor_infer_fns(), detail::value_infer_fns()})
     for (auto& [op, fn] : table) {
       if (!own.emplace(op, fn).second) throw Error("registry: two shape-inference functions for op type '" + op + "'");
       if (!op_types.count(op)) throw Error("registry: shape inference for op type '" + op + "' which ONNX does not define");

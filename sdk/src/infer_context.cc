@@ -24,7 +24,7 @@ const Tensor& InferContext::require_input_data(size_t i) const {
   if (!t) {
     std::string nm = node_.input(i) ? "'" + node_.input(i)->name() + "'" : std::to_string(i);
     throw UnknownValueError(node_.describe() + ": input " + nm +
-                            " must be known at compile time (dynamic shapes are not supported)");
+                            " must be known at compile time for a static output shape");
   }
   return *t;
 }

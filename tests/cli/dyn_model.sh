@@ -3,7 +3,8 @@
 # (symbolic input dims, no --input-shape) into the one plan PLAN with COMPILE_ARGS (e.g. --gears),
 # then runs `gec run PLAN --check MODEL_DIR`: every test_data_set_K of the folder from that plan,
 # in one process. Passes when the run exits 0, prints "check: PASS (N sets)" for all N sets, and
-# set K ran as word K of EXPECT says ("gear", "padded" for a padded gear, "specialization").
+# set K ran as word K of EXPECT says ("gear", "padded" for a padded gear, "specialization",
+# "stages" for a model cut at a node whose output shape depends on values).
 # Exits 77 (skipped) when MODEL_DIR is absent.
 set -u
 gec=$1 dir=$2 plan=$3 expect=$4
@@ -23,6 +24,7 @@ for want in $expect; do
     gear) re="^set test_data_set_$k: .* → gear " ;;
     padded) re="^set test_data_set_$k: .* → padded gear " ;;
     specialization) re="^set test_data_set_$k: .* → specialization .*compiled on first use" ;;
+    stages) re="^set test_data_set_$k: .* → stages .* cut at node .*compiled on first use" ;;
     *) echo "bad EXPECT word $want"; exit 1 ;;
   esac
   grep -qE "$re" <<<"$out" || { echo "set $k did not run as $want"; exit 1; }

@@ -10,8 +10,14 @@
 //                      x[r][i] = r + i, b[r][j] = 10 j and y computed here by the definition
 //                      y[r][j] = sum_i x[r][i] W[i][j] + b[r][j]; dyn_bad_rank/, dyn_bad_fixed/,
 //                      dyn_bad_bind/ hold inputs that break the model's own dims
+//   staged_select/     x: f32[batch,4] → total = ReduceSum(Relu(x)); t = Transpose(NonZero(Relu(x)));
+//                      values = 2·GatherND(x, t); unique = Unique(GatherND(x, t)); count = Shape(unique):
+//                      two nodes whose output shapes depend on the data (no output shape declared);
+//                      test_data_set_0..2 at batch 3, 1 and 2 (the last all negative: NonZero gives
+//                      [2, 0]) with references computed here by the definitions
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -140,6 +146,90 @@ void write_dyn_matmul(const fs::path& dir) {
   write(floats({2, 4}, std::vector<float>(8, 1.0f)), dir / "dyn_bad_bind" / "input_0.pb");
   write(floats({3, 3}, std::vector<float>(9, 1.0f)), dir / "dyn_bad_bind" / "input_1.pb");
 }
+onnx::TensorProto int64s(std::vector<int64_t> dims, const std::vector<int64_t>& v) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::INT64);
+  for (auto d : dims) t.add_dims(d);
+  for (int64_t x : v) t.add_int64_data(x);
+  return t;
+}
+
+onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& op, const std::string& name,
+                          std::vector<std::string> ins, std::vector<std::string> outs) {
+  auto* n = g->add_node();
+  n->set_op_type(op);
+  n->set_name(name);
+  for (auto& i : ins) n->add_input(i);
+  for (auto& o : outs) n->add_output(o);
+  return n;
+}
+
+void write_staged_select(const fs::path& dir) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("ge-tests");
+  m.add_opset_import()->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("staged_select");
+  *g->add_initializer() = floats({}, {2.0f});
+  g->mutable_initializer(0)->set_name("two");
+  add_node(g, "Relu", "relu", {"x"}, {"r"});
+  auto* rs = add_node(g, "ReduceSum", "sum", {"r"}, {"total"});
+  auto* kd = rs->add_attribute();
+  kd->set_name("keepdims");
+  kd->set_type(onnx::AttributeProto::INT);
+  kd->set_i(0);
+  add_node(g, "NonZero", "nonzero", {"r"}, {"nz"});
+  auto* tr = add_node(g, "Transpose", "transpose", {"nz"}, {"t"});
+  auto* perm = tr->add_attribute();
+  perm->set_name("perm");
+  perm->set_type(onnx::AttributeProto::INTS);
+  perm->add_ints(1);
+  perm->add_ints(0);
+  add_node(g, "GatherND", "gather", {"x", "t"}, {"v"});
+  add_node(g, "Mul", "twice", {"v", "two"}, {"values"});
+  add_node(g, "Unique", "unique", {"v"}, {"unique"});
+  add_node(g, "Shape", "shape", {"unique"}, {"count"});
+  auto* x = g->add_input();
+  x->set_name("x");
+  auto* xt = x->mutable_type()->mutable_tensor_type();
+  xt->set_elem_type(onnx::TensorProto::FLOAT);
+  xt->mutable_shape()->add_dim()->set_dim_param("batch");
+  xt->mutable_shape()->add_dim()->set_dim_value(4);
+  for (auto [name, dt] : {std::pair{"total", onnx::TensorProto::FLOAT}, {"values", onnx::TensorProto::FLOAT},
+                          {"unique", onnx::TensorProto::FLOAT}, {"count", onnx::TensorProto::INT64}}) {
+    auto* o = g->add_output();
+    o->set_name(name);
+    o->mutable_type()->mutable_tensor_type()->set_elem_type(dt);
+  }
+  write(m, dir / "model.onnx");
+  const int64_t batches[] = {3, 1, 2};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t n = batches[k];
+    std::vector<float> xs, values;
+    float total = 0;
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t i = 0; i < 4; ++i) {
+        const float v = k == 2 ? -1.0f : static_cast<float>((r * 4 + i) * 3 % 7 - 3);
+        xs.push_back(v);
+        if (v > 0) {  // NonZero of Relu(x), row-major; GatherND reads x at those (r, i)
+          total += v;
+          values.push_back(v);
+        }
+      }
+    std::vector<float> unique = values;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    std::vector<float> twice;
+    for (float v : values) twice.push_back(2 * v);
+    const fs::path set = dir / ("test_data_set_" + std::to_string(k));
+    write(floats({n, 4}, xs), set / "input_0.pb");
+    write(floats({}, {total}), set / "output_0.pb");
+    write(floats({static_cast<int64_t>(twice.size())}, twice), set / "output_1.pb");
+    write(floats({static_cast<int64_t>(unique.size())}, unique), set / "output_2.pb");
+    write(int64s({1}, {static_cast<int64_t>(unique.size())}), set / "output_3.pb");
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -155,5 +245,6 @@ int main(int argc, char** argv) {
   write(tensor(onnx::TensorProto::INT64, {2, 3}), out / "wrong_dtype" / "input_0.pb");
   ge::test::write_tiny_cnn((out / "tiny_cnn").string());
   write_dyn_matmul(out / "dyn_matmul");
+  write_staged_select(out / "staged_select");
   return 0;
 }

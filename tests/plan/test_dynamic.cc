@@ -190,3 +190,81 @@ TEST(Dynamic, SavedPlanLoadsFromFile) {
   EXPECT_EQ(error_of([&] { s.run(mixed); }),
             "plan '" + path + "': input 'b' dim 0 binds 'batch' to 3; input 'x' dim 0 bound it to 2");
 }
+
+// staged_select (make_test_models.cc): NonZero and Unique have output shapes that depend on the
+// data, and the model declares none, so the model runs in stages cut at each (ge/core/staging.h).
+namespace {
+std::shared_ptr<ge::LoadedPlan> staged_plan(const std::string& gears = "") {
+  ge::core::CompileOptions co = ge::core::CompileOptions::from_manifest(env()->manifest);
+  ge::core::DynamicPlan p;
+  p.spec = ge::core::dynamic_spec_from_file(std::string(GE_TEST_MODELS_DIR) + "/staged_select/model.onnx", co,
+                                            ge::core::Manifest{});
+  for (const ge::core::Binding& b : ge::core::parse_gears(gears, p.spec))
+    p.gears.push_back({b, ge::core::compile_binding(p.spec, b, *env(), co)});
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(ge::core::serialize_dynamic_plan(p, *env()));
+  return ge::LoadedPlan::load_bytes(bytes, "staged.gep", env());
+}
+
+ge::Tensor floats(ge::Shape s, std::vector<float> v) {
+  ge::Tensor t = ge::Tensor::allocate(ge::DataType::Float32, std::move(s));
+  std::copy(v.begin(), v.end(), t.data_as<float>());
+  return t;
+}
+
+std::vector<float> values_of(const ge::Tensor& t) {
+  return std::vector<float>(t.data_as<float>(), t.data_as<float>() + t.numel());
+}
+}  // namespace
+
+TEST(Staging, DataDependentShapesRunInStagesCutAtEachSuchNode) {
+  std::shared_ptr<ge::LoadedPlan> p = staged_plan();
+  EXPECT_EQ(p->outputs()[1].dims, "(no shape)");  // declared without a shape, kept so by the plan
+  ge::Session s = p->new_session();
+  // Relu(x) > 0 at (0,1) = 2, (0,3) = 3, (1,0) = 2, (1,2) = 2, (1,3) = 1.
+  std::vector<ge::Tensor> out = s.run({floats({2, 4}, {-1, 2, 0, 3, 2, -5, 2, 1})});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(values_of(out[0]), std::vector<float>{10});
+  EXPECT_EQ(out[1].shape(), (ge::Shape{5}));
+  EXPECT_EQ(values_of(out[1]), (std::vector<float>{4, 6, 4, 4, 2}));
+  EXPECT_EQ(values_of(out[2]), (std::vector<float>{1, 2, 3}));
+  ASSERT_EQ(out[3].dtype(), ge::DataType::Int64);
+  EXPECT_EQ(out[3].data_as<int64_t>()[0], 3);
+  const ge::core::DynamicRunInfo* r = s.last_run();
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->kind, "stages");
+  EXPECT_EQ(r->cut_node, "node 'nonzero' (NonZero)");
+  EXPECT_TRUE(r->compiled);
+  ASSERT_EQ(r->stages.size(), 2u);  // the prefix (Relu, ReduceSum), the suffix (cut again)
+  EXPECT_EQ(r->stages[0].kind, "specialization");
+  EXPECT_EQ(r->stages[1].kind, "stages");
+  EXPECT_EQ(r->stages[1].cut_node, "node 'unique' (Unique)");
+
+  // Same input shape, other values, another count of nonzeros: the prefix is reused and only the
+  // suffix at the new NonZero extent compiles.
+  const int64_t before = p->specialization_stats().compiled;
+  out = s.run({floats({2, 4}, {0, 0, 7, 0, 0, 0, 0, 7})});
+  EXPECT_EQ(values_of(out[1]), (std::vector<float>{14, 14}));
+  EXPECT_EQ(values_of(out[2]), (std::vector<float>{7}));
+  EXPECT_GT(p->specialization_stats().compiled, before);
+  EXPECT_FALSE(s.last_run()->stages[0].compiled);
+  const int64_t after = p->specialization_stats().compiled;
+  out = s.run({floats({2, 4}, {0, 0, 5, 0, 0, 0, 0, 5})});  // every stage's shape seen: nothing compiles
+  EXPECT_EQ(values_of(out[1]), (std::vector<float>{10, 10}));
+  EXPECT_EQ(p->specialization_stats().compiled, after);
+  EXPECT_FALSE(s.last_run()->compiled);
+
+  // No nonzero at all: NonZero gives [2, 0] and every later value is empty.
+  out = s.run({floats({1, 4}, {-1, -2, -3, 0})});
+  EXPECT_EQ(values_of(out[0]), std::vector<float>{0});
+  EXPECT_EQ(out[1].shape(), (ge::Shape{0}));
+  EXPECT_EQ(out[2].shape(), (ge::Shape{0}));
+  EXPECT_EQ(out[3].data_as<int64_t>()[0], 0);
+}
+
+TEST(Staging, AModelWithDataDependentShapesHasNoGears) {
+  EXPECT_NE(error_of([] { staged_plan("batch=2"); })
+                .find("node 'nonzero' (NonZero): dimension 1 of output 'nz' depends on values known only at run time; a "
+                      "gear is one static plan, so this model cannot have gears"),
+            std::string::npos)
+      << error_of([] { staged_plan("batch=2"); });
+}

@@ -13,7 +13,8 @@
 // At run the input shapes bind the symbols (checked against the model's declared dims); an
 // exact gear runs; else, when every differing symbol is `paddable`, the smallest gear at least
 // as large runs on zero-padded inputs and its outputs are cut back along those symbols; else a
-// specialization runs.
+// specialization runs. A model with a node whose output shape depends on run-time values runs
+// in stages cut at that node (ge/core/staging.h), every stage specialized the same way.
 #pragma once
 #include <chrono>
 #include <list>
@@ -27,6 +28,7 @@
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/pipeline.h"
 #include "ge/core/runtime.h"
+#include "ge/core/staging.h"
 #include "ge/sdk/ir.h"
 
 namespace ge::core {
@@ -45,6 +47,8 @@ struct DynamicSpec {
   std::vector<SymbolicTensor> inputs, outputs;
   std::vector<std::string> paddable;
   size_t cache_size = 8;
+  /// Symbolic dims may be 0 (the inputs of a stage: NonZero of zeros gives [r, 0]).
+  bool allow_empty = false;
   OptLevel opt_level = OptLevel::O2;
   bool strict_numerics = false;
   std::vector<std::string> disabled;
@@ -88,9 +92,43 @@ Binding bind_inputs(const DynamicSpec& spec, const std::vector<Tensor>& inputs);
 std::map<std::string, std::vector<int64_t>> input_shapes_for(const DynamicSpec& spec, const Binding& b);
 
 /// The source model imported at binding `b` and compiled by every stage. `base` gives the
-/// options not in the spec (threads, verification, progress).
+/// options not in the spec (threads, verification, progress). Throws ge::Error for a model with
+/// a data-dependent output shape (a gear must be one static plan; see specialize).
 std::shared_ptr<Graph> compile_binding(const DynamicSpec& spec, const Binding& b, const Environment& env,
                                        const CompileOptions& base, CompileResult* result = nullptr);
+
+class SpecializationCache;
+
+/// A model at one binding cut into stages at a node whose output shape depends on run-time
+/// values (ge/core/staging.h): the prefix (static at the binding), the eager node, and the
+/// suffix, specialized per shape of its inputs (one DynamicPlan per dtypes and ranks of them).
+struct Staging {
+  StageCut cut;
+  std::shared_ptr<const DynamicPlan> prefix;  ///< null when the prefix computes nothing
+  std::shared_ptr<SpecializationCache> prefix_cache;
+  /// The suffix plan (and its cache) for inputs of these dtypes and ranks; made on first use.
+  std::pair<std::shared_ptr<const DynamicPlan>, std::shared_ptr<SpecializationCache>> suffix_for(
+      const std::vector<Tensor>& inputs);
+  /// Evaluates the cut node on the host: its inputs in cut.eager_inputs order.
+  std::vector<Tensor> run_eager(const std::vector<Tensor>& inputs) const;
+
+  DynamicSpec base;  ///< the options every stage replays
+  const Environment* env = nullptr;
+  CompileOptions compile;
+  mutable std::mutex mu;
+  std::map<std::string, std::pair<std::shared_ptr<const DynamicPlan>, std::shared_ptr<SpecializationCache>>> suffixes;
+};
+
+/// What one binding of a model runs: the whole model compiled, or stages.
+struct Specialization {
+  std::shared_ptr<const Graph> graph;
+  std::shared_ptr<Staging> staged;
+};
+
+/// The model at binding `b`: compiled whole when every shape is static there, else cut into
+/// stages at the first node whose output shape depends on run-time values. Throws like
+/// compile_binding otherwise.
+Specialization specialize(const DynamicSpec& spec, const Binding& b, const Environment& env, const CompileOptions& base);
 
 /// The plan bytes (ge/core/plan.h layout; Header.dynamic). Throws ge::Error like serialize_plan.
 std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environment& env);
@@ -98,7 +136,7 @@ void save_dynamic_plan(const DynamicPlan& p, const Environment& env, const std::
 
 /// What one DynamicExecutor::run ran.
 struct DynamicRunInfo {
-  std::string kind;         ///< "gear", "padded gear", "specialization"
+  std::string kind;         ///< "gear", "padded gear", "specialization", "stages"
   Binding binding;          ///< the inputs' binding
   Binding ran;              ///< the binding of the graph that ran (the gear's when padded)
   int gear = -1;            ///< index into DynamicPlan::gears, -1 for a specialization
@@ -107,6 +145,9 @@ struct DynamicRunInfo {
   bool built = false;       ///< kernels built by this run (first use in this executor)
   double build_ms = 0;
   uint64_t arena_bytes = 0; ///< the arena of the graph that ran
+  /// Stages: the cut node ("node 'NonZero_1' (NonZero)"), and for each stage what ran.
+  std::string cut_node;
+  std::vector<DynamicRunInfo> stages;  ///< prefix (when any), then suffix (when any)
 };
 
 /// Counters of a plan's specializations (reported by gec run and the profile).
@@ -120,8 +161,9 @@ struct SpecializationStats {
 class SpecializationCache {
  public:
   SpecializationCache(std::shared_ptr<const DynamicPlan> plan, const Environment& env, CompileOptions base);
-  /// The graph for `b`; compiles it when absent (then *compiled = true, *ms = its compile time).
-  std::shared_ptr<const Graph> get(const Binding& b, bool* compiled, double* ms);
+  /// What runs at `b`; compiles it when absent (then *compiled = true, *ms = its compile time).
+  Specialization get(const Binding& b, bool* compiled, double* ms);
+  /// The counts of this cache and of the caches of its stages.
   SpecializationStats stats() const;
 
  private:
@@ -129,7 +171,7 @@ class SpecializationCache {
   const Environment& env_;
   CompileOptions base_;
   mutable std::mutex mu_;
-  std::list<std::pair<Binding, std::shared_ptr<const Graph>>> lru_;  // most recent first
+  std::list<std::pair<Binding, Specialization>> lru_;  // most recent first
   SpecializationStats stats_;
 };
 
@@ -153,14 +195,17 @@ class DynamicExecutor {
   Executable* last_executable() const { return last_exe_; }
 
  private:
-  struct Entry;
+  struct StagedRun;
   Executable& executable(const std::string& key, std::shared_ptr<const Graph> g);
+  std::vector<Tensor> run_stages(const std::string& key, const std::shared_ptr<Staging>& st,
+                                 const std::vector<Tensor>& inputs, DynamicRunInfo& info);
   std::shared_ptr<const DynamicPlan> plan_;
   std::shared_ptr<SpecializationCache> cache_;
   const Environment& env_;
   ExecOptions opts_;
   Tensor arena_;
   std::list<std::pair<std::string, std::unique_ptr<Executable>>> exes_;  // most recent first
+  std::list<std::pair<std::string, std::unique_ptr<StagedRun>>> staged_;  // most recent first
   Executable* last_exe_ = nullptr;
   DynamicRunInfo last_;
 };

@@ -22,6 +22,13 @@ struct KernelBuildContext {
   const Node& node;
   int64_t opset;    ///< operator set version of the node's domain
   int threads = 1;  ///< intra-op thread budget of this kernel
+  /// True when the output shapes are not known at build: the eager evaluation of an op whose
+  /// output shape depends on input values (NonZero, Unique, Compress, NonMaxSuppression; ONNX
+  /// Runtime's OpKernelContext::Output allocates at run time the same way). Only a KernelDef
+  /// with `allocates_outputs` is built so; its factory must not read output_shape/output_type,
+  /// and its run() receives empty outputs (data() == nullptr) and assigns each present one,
+  /// `io.outputs[k] = Tensor::allocate(dtype, shape)`.
+  bool dynamic_outputs = false;
   DataType input_type(size_t i) const { return node.input(i) ? node.input(i)->dtype : DataType::Undefined; }
   const Shape& input_shape(size_t i) const;
   const Shape& output_shape(size_t i) const { return node.output(i)->shape; }
@@ -32,7 +39,8 @@ struct KernelBuildContext {
 };
 
 /// Buffers of one kernel invocation. inputs[i] is empty (data()==nullptr, numel()>0) for an
-/// omitted optional input; outputs are preallocated with the node's output shapes.
+/// omitted optional input; outputs are preallocated with the node's output shapes (empty, for
+/// the kernel to allocate, when it was built with KernelBuildContext::dynamic_outputs).
 struct KernelIO {
   std::span<const Tensor> inputs;
   std::span<Tensor> outputs;
@@ -58,6 +66,9 @@ struct KernelDef {
   std::string op_type;
   KernelFactory factory;
   std::string source;   ///< registering plugin (filled by the host)
+  /// The factory honours KernelBuildContext::dynamic_outputs (the kernel sizes and allocates its
+  /// outputs at run); the host then evaluates such ops eagerly when their inputs are known.
+  bool allocates_outputs = false;
 };
 
 /// An execution target.

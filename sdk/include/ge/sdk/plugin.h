@@ -38,8 +38,10 @@
 /// PassContext::typed_option); pass order constraints (PassInfo::after, before); several plugins'
 /// format preferences per backend. OpDef's and PassInfo's layouts changed: the host refuses op
 /// definitions and passes from a plugin built before 1.6.
+/// 1.7: kernels that allocate their outputs at run (KernelDef::allocates_outputs,
+/// KernelBuildContext::dynamic_outputs) for ops whose output shape depends on input values.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 6
+#define GE_SDK_ABI_MINOR 7
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
