@@ -296,7 +296,7 @@ std::string suffix_model(const StageCut& cut, const std::vector<Tensor>& inputs)
     auto* shp = tt->mutable_shape();
     shp->clear_dim();
     for (size_t r = 0; r < t.shape().rank(); ++r)
-      shp->add_dim()->set_dim_param("s" + std::to_string(k) + "_" + std::to_string(r));
+      shp->add_dim()->set_dim_param(ins->Get(k).name() + "[" + std::to_string(r) + "]");
   }
   std::string out;
   if (!m.SerializeToString(&out)) throw Error("the suffix model after " + cut.node + " could not be serialized");

@@ -190,15 +190,9 @@ struct Executor {
   }
 };
 
-/// Executor.last_run (docs/plan.md, "Dynamic shapes").
-py::object executor_last_run(Executor& e) {
-  std::optional<ge::core::DynamicRunInfo> last;
-  {
-    std::lock_guard<std::mutex> lock(e.mu);
-    last = e.last;
-  }
-  if (!last) return py::none();
-  const ge::core::DynamicRunInfo* i = &*last;
+/// One DynamicRunInfo as a dict; a staged run also has cut_node and its stages' dicts.
+py::dict run_info_dict(const ge::core::DynamicRunInfo& r) {
+  const ge::core::DynamicRunInfo* i = &r;
   py::dict d;
   d["kind"] = i->kind;
   d["binding"] = ge::core::binding_str(i->binding);
@@ -207,7 +201,24 @@ py::object executor_last_run(Executor& e) {
   d["compiled"] = i->compiled;
   d["compile_ms"] = i->compile_ms;
   d["arena_bytes"] = i->arena_bytes;
+  if (!i->cut_node.empty()) {
+    d["cut_node"] = i->cut_node;
+    py::list stages;
+    for (const ge::core::DynamicRunInfo& s : i->stages) stages.append(run_info_dict(s));
+    d["stages"] = stages;
+  }
   return d;
+}
+
+/// Executor.last_run (docs/plan.md, "Dynamic shapes").
+py::object executor_last_run(Executor& e) {
+  std::optional<ge::core::DynamicRunInfo> last;
+  {
+    std::lock_guard<std::mutex> lock(e.mu);
+    last = e.last;
+  }
+  if (!last) return py::none();
+  return run_info_dict(*last);
 }
 
 }  // namespace
@@ -304,8 +315,9 @@ void bind_plan(py::module_& m) {
       })
       .def_property_readonly("last_run", &executor_last_run,
                              "A plan with symbolic input dims: what the last run() ran, {kind: 'gear' | 'padded gear' | "
-                             "'specialization', binding, ran, gear, compiled, compile_ms, arena_bytes}; None for a "
-                             "static plan or before any run.");
+                             "'specialization' | 'stages', binding, ran, gear, compiled, compile_ms, arena_bytes}, and "
+                             "for 'stages' (a node whose output shape depends on values) cut_node and stages (the "
+                             "prefix's and the suffix's dicts); None for a static plan or before any run.");
 
   m.def(
       "_profile_plan",

@@ -7,7 +7,7 @@ import unittest
 import numpy as np
 
 import ge
-from helpers import gec_report, read_pb, shared_model
+from helpers import GEC, gec_report, read_pb, shared_model
 
 
 def check_close(test, out, ref):
@@ -94,3 +94,36 @@ class PlanTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StagedPlanTest(unittest.TestCase):
+    """staged_select (tests/cli/make_test_models.cc): NonZero and Unique with no declared output
+    shape; the plan runs in stages cut at each (docs/plan.md, "Data-dependent shapes")."""
+
+    def test_data_dependent_shapes_run_in_stages(self):
+        models = os.environ.get("GE_TEST_MODELS")
+        if not models:
+            self.skipTest("GE_TEST_MODELS is not set")
+        import subprocess
+        with tempfile.TemporaryDirectory() as d:
+            plan = os.path.join(d, "staged.gep")
+            subprocess.run([GEC, "compile", os.path.join(models, "staged_select", "model.onnx"), "-o", plan],
+                           check=True, stdout=subprocess.DEVNULL)
+            e = ge.Session().load_plan(plan)
+            # Relu(x) > 0 at (0,1) = 2, (0,3) = 3, (1,0) = 2, (1,2) = 2, (1,3) = 1
+            x = np.array([[-1, 2, 0, 3], [2, -5, 2, 1]], np.float32)
+            total, values, unique, count = e.run({"x": x})
+            self.assertEqual(float(total), 10.0)
+            np.testing.assert_array_equal(values, np.array([4, 6, 4, 4, 2], np.float32))
+            np.testing.assert_array_equal(unique, np.array([1, 2, 3], np.float32))
+            np.testing.assert_array_equal(count, np.array([3], np.int64))
+            r = e.last_run
+            self.assertEqual(r["kind"], "stages")
+            self.assertEqual(r["cut_node"], "node 'nonzero' (NonZero)")
+            self.assertEqual([s["kind"] for s in r["stages"]], ["specialization", "stages"])
+            self.assertEqual(r["stages"][1]["cut_node"], "node 'unique' (Unique)")
+            # nothing positive: every data-dependent output is empty
+            total, values, unique, count = e.run({"x": -np.ones((3, 4), np.float32)})
+            self.assertEqual(values.shape, (0,))
+            self.assertEqual(unique.shape, (0,))
+            np.testing.assert_array_equal(count, np.array([0], np.int64))

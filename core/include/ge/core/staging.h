@@ -55,7 +55,7 @@ StageCut cut_model(const std::string& bytes, const std::string& what, const std:
                    const std::function<bool(const std::string&, DataType*, std::vector<int64_t>*)>& type_of);
 
 /// The suffix model with its inputs typed as `inputs` (dtype, rank) and every dim symbolic
-/// ("s<K>_<D>"), for a DynamicSpec.
+/// ("nz[1]": dim 1 of input 'nz'), for a DynamicSpec.
 std::string suffix_model(const StageCut& cut, const std::vector<Tensor>& inputs);
 
 /// "i64[2,3],f32[5]": the dtypes and ranks (dims ignored) that select a suffix model.
