@@ -11,10 +11,11 @@ import { runLatency, printLatency } from './latency.mjs';
 import { memoryRows, printMemory, runScaling, printScaling, runConformance, printConformance } from './sections.mjs';
 import { runSchedulers, printSchedulers } from './schedulers.mjs';
 import { runAscend, printAscend, ASCEND_BATCHES } from './ascend.mjs';
+import { runDynamic, printDynamic } from './dynamic.mjs';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(benchDir, '..');
-const SECTIONS = ['latency', 'memory', 'schedulers', 'ascend', 'scaling', 'conformance'];
+const SECTIONS = ['latency', 'memory', 'schedulers', 'ascend', 'dynamic', 'scaling', 'conformance'];
 const SCALING_KINDS = ['chain', 'residual', 'wide', 'attention', 'mixed'];
 
 const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
@@ -207,6 +208,7 @@ function main() {
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
     gecSource: gecOrig,
     conformanceDir: path.join(shared, 'onnx-node-tests', 'node'),
+    zooDir: path.join(shared, 'zoo'),
     peak: null,
     progress: (s) => process.stderr.write(`bench: ${s}\n`),
   };
@@ -273,6 +275,15 @@ function main() {
     // Batch 1 must compile for the device; a larger batch may be refused by a model whose exported
     // Reshape shapes fix the batch (listed as an error row, not a failure).
     failed ||= result.ascend.some((r) => r.error && r.batch === 1);
+  }
+  if (o.sections.includes('dynamic')) {
+    say();
+    say(`== dynamic: the zoo's models with symbolic dims, per test set: a static compile of the shape, the gear of a plan ` +
+        `with one gear per set, a plan without gears (specialized on first use); median ms of ${o.iterations} runs, ` +
+        `median over ${o.rounds} round(s) in rotating order`);
+    result.dynamic = runDynamic(ctx, ctx.zooDir);
+    printDynamic(result.dynamic, say);
+    failed ||= result.dynamic.rows.some((r) => r.error) || result.dynamic.plans.some((p) => p.error);
   }
   if (o.sections.includes('scaling')) {
     say();
