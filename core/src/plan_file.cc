@@ -425,6 +425,7 @@ static PlanContents parse_dynamic(const planfile::Header& h, const uint8_t* weig
     } catch (const Error& e) {
       throw Error(gw + ": " + e.what());
     }
+    gg.graph->ops = &env.ops;  // op contracts (views, op classes) for the checks below and the runtime
     check_kernels(*gg.graph, h.backend(), env, gw);
     try {
       plan_detail::check_invariants(*gg.graph, env);
