@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "broadcast.h"
+#include "elementwise_ops.h"
 #include "elementwise_common.h"
 #include "kernels.h"
 
@@ -62,7 +63,7 @@ template <class T, class E> T int_pow(T base, E exp) {
 struct PowOp {
   template <class A, class B> A operator()(A x, B y) const {
     if constexpr (std::is_same_v<A, float> && std::is_same_v<B, float>) {
-      return std::pow(x, y);
+      return ops::pow_f32(x, y);
     } else if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
       if constexpr (std::is_signed_v<B>) {
         if (y < 0) {

@@ -196,6 +196,11 @@ struct ShrinkOp {
 };
 
 
+/// float^float: x · x for an exponent of 2 (the correctly rounded square; glibc's powf may be an
+/// ulp off it), powf otherwise. The Pow kernel, its constant-exponent-2 map and
+/// ge.FusedElementwise's Pow all compute this, so that fusing a Pow changes no bit (strict).
+inline float pow_f32(float x, float y) { return y == 2.0f ? x * x : std::pow(x, y); }
+
 /// np.minimum / np.maximum: a NaN in either operand gives NaN (ORT's Min/Max do the same).
 struct MinOp {
   template <class T> T operator()(T a, T b) const {

@@ -84,7 +84,7 @@ void eval(const Instr& in, Operand x, Operand y, float* out, int64_t n) {
     case Op::Sub: return binary(x, y, out, n, [](float a, float b) { return a - b; });
     case Op::Mul: return binary(x, y, out, n, [](float a, float b) { return a * b; });
     case Op::Div: return binary(x, y, out, n, [](float a, float b) { return a / b; });
-    case Op::Pow: return binary(x, y, out, n, [](float a, float b) { return std::pow(a, b); });
+    case Op::Pow: return binary(x, y, out, n, [](float a, float b) { return ops::pow_f32(a, b); });
     case Op::Max: return binary(x, y, out, n, ops::MaxOp{});
     case Op::Min: return binary(x, y, out, n, ops::MinOp{});
     case Op::Sqrt: return unary(x, out, n, ops::SqrtOp{});
