@@ -359,10 +359,16 @@ std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environm
     }
     plan_detail::graph_to_header(*gg.graph, s.backend, *pg->mutable_plan(), weights, &dedupe);
     check_kernels(*gg.graph, s.backend, env, what);
+  }
+  // Backend sections see the whole weights section (the size every gear is checked against at
+  // load), so they are written once every gear has stored its constants.
+  for (size_t k = 0; k < p.gears.size(); ++k) {
+    const GearGraph& gg = p.gears[k];
     try {
-      plan_detail::write_sections(*gg.graph, env, s.backend, *pg->mutable_plan(), weights.size());
+      plan_detail::write_sections(*gg.graph, env, s.backend, *d->mutable_gears(static_cast<int>(k))->mutable_plan(),
+                                  weights.size());
     } catch (const Error& e) {
-      throw Error(what + ": " + e.what());
+      throw Error("gear " + binding_str(gg.binding) + ": " + e.what());
     }
   }
   return assemble(h, weights, "model '" + s.source_name + "'");
