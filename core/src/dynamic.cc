@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include <onnx/onnx_pb.h>
+
 #include "ge/core/file_io.h"
 #include "ge/core/importer.h"
 #include "ge/core/manifest.h"
@@ -96,6 +98,28 @@ std::string binding_str(const Binding& b) {
   std::string r;
   for (auto& [k, v] : b) r += (r.empty() ? "" : ",") + k + "=" + std::to_string(v);
   return r;
+}
+
+std::string DynamicSpec::source_bytes() const {
+  if (source_tensors.empty()) return std::string(reinterpret_cast<const char*>(source_data), source_size);
+  std::lock_guard<std::mutex> lock(rebuilt_->mu);
+  if (!rebuilt_->bytes) {
+    onnx::ModelProto m;
+    if (!m.ParseFromArray(source_data, static_cast<int>(source_size)))
+      throw Error("the source model '" + source_name + "' of the plan is not an ONNX model");
+    std::map<std::string, onnx::TensorProto*> by_name;
+    for (onnx::TensorProto& t : *m.mutable_graph()->mutable_initializer()) by_name[t.name()] = &t;
+    for (const SourceTensor& t : source_tensors) {
+      auto it = by_name.find(t.name);
+      if (it == by_name.end())
+        throw Error("the source model '" + source_name + "' of the plan has no initializer '" + t.name + "'");
+      it->second->set_raw_data(t.data, t.size);
+    }
+    auto out = std::make_shared<std::string>();
+    if (!m.SerializeToString(out.get())) throw Error("the source model '" + source_name + "' could not be rebuilt");
+    rebuilt_->bytes = out;
+  }
+  return *rebuilt_->bytes;
 }
 
 std::vector<std::string> DynamicSpec::symbols() const {

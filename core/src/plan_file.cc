@@ -13,8 +13,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include <onnx/onnx_pb.h>
+
 #include "ge/core/dynamic.h"
 #include "ge/core/file_io.h"
+#include <onnx/onnx_pb.h>
+
 #include "ge/core/plan.h"
 #include "ge/core/semver.h"
 #include "ge/sdk/error.h"
@@ -337,10 +341,29 @@ std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environm
   record_compile_options(h, env);
   h.set_graph_name(fs::path(s.source_name).stem().string());
   h.set_backend(s.backend);
-  std::vector<uint8_t> weights(s.source_data, s.source_data + s.source_size);
+  // The source model's large initializers go into the weights section first, aligned, so that the
+  // gears' constants equal to them (weights a pass left as they were) are stored once; the model
+  // itself follows without their raw bytes.
+  std::vector<uint8_t> weights;
+  plan_detail::WeightDedupe dedupe;
   auto* d = h.mutable_dynamic();
-  d->set_source_offset(0);
-  d->set_source_size(s.source_size);
+  onnx::ModelProto model;
+  const std::string full = s.source_bytes();
+  if (!model.ParseFromString(full)) throw Error("model '" + s.source_name + "': the source model is not an ONNX model");
+  for (onnx::TensorProto& t : *model.mutable_graph()->mutable_initializer()) {
+    if (t.raw_data().size() < 4096 || t.data_location() == onnx::TensorProto::EXTERNAL) continue;
+    auto* st = d->add_source_tensors();
+    st->set_name(t.name());
+    st->set_offset(plan_detail::store_weight_bytes(reinterpret_cast<const uint8_t*>(t.raw_data().data()),
+                                                   t.raw_data().size(), weights, &dedupe));
+    st->set_size(t.raw_data().size());
+    t.clear_raw_data();
+  }
+  std::string stripped;
+  if (!model.SerializeToString(&stripped)) throw Error("model '" + s.source_name + "': the source model could not be stored");
+  d->set_source_offset(plan_detail::store_weight_bytes(reinterpret_cast<const uint8_t*>(stripped.data()), stripped.size(),
+                                                       weights, nullptr));
+  d->set_source_size(stripped.size());
   d->set_source_name(s.source_name);
   for (const SymbolicTensor& t : s.inputs) put_symbolic(t, *d->add_inputs());
   for (const SymbolicTensor& t : s.outputs) put_symbolic(t, *d->add_outputs());
@@ -349,7 +372,6 @@ std::vector<uint8_t> serialize_dynamic_plan(const DynamicPlan& p, const Environm
   d->set_opt_level(static_cast<int32_t>(s.opt_level));
   d->set_strict_numerics(s.strict_numerics);
   for (const std::string& x : s.disabled) d->add_disabled(x);
-  plan_detail::WeightDedupe dedupe;
   for (const GearGraph& gg : p.gears) {
     const std::string what = "gear " + binding_str(gg.binding);
     auto* pg = d->add_gears();
@@ -393,6 +415,12 @@ static PlanContents parse_dynamic(const planfile::Header& h, const uint8_t* weig
   s.source_data = weights + d.source_offset();
   s.source_size = d.source_size();
   s.keepalive = keepalive;
+  for (const auto& st : d.source_tensors()) {
+    if (st.offset() > wsize || st.size() > wsize - st.offset() || st.name().empty())
+      throw Error(w + ": source initializer '" + st.name() + "' lies outside the weights section (offset " +
+                  std::to_string(st.offset()) + ", " + std::to_string(st.size()) + " bytes, section " + std::to_string(wsize) + ")");
+    s.source_tensors.push_back({st.name(), weights + st.offset(), static_cast<size_t>(st.size())});
+  }
   for (int i = 0; i < d.inputs_size(); ++i) s.inputs.push_back(get_symbolic(d.inputs(i), w + ": input #" + std::to_string(i)));
   for (int i = 0; i < d.outputs_size(); ++i) s.outputs.push_back(get_symbolic(d.outputs(i), w + ": output #" + std::to_string(i)));
   const std::vector<std::string> syms = s.symbols();

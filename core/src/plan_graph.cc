@@ -56,6 +56,27 @@ Shape checked_shape(const google::protobuf::RepeatedField<int64_t>& dims, const 
   return Shape(std::vector<int64_t>(dims.begin(), dims.end()));
 }
 
+}  // namespace
+
+uint64_t store_weight_bytes(const uint8_t* p, uint64_t n, std::vector<uint8_t>& weights, WeightDedupe* dedupe) {
+  if (dedupe && n) {
+    const uint64_t hash = XXH3_64bits(p, n);
+    auto [lo, hi] = dedupe->stored.equal_range(hash);
+    for (auto it = lo; it != hi; ++it)
+      if (it->second.second == n && std::memcmp(weights.data() + it->second.first, p, n) == 0) {
+        dedupe->saved_bytes += n;
+        return it->second.first;
+      }
+  }
+  weights.resize((weights.size() + kAlign - 1) / kAlign * kAlign, 0);
+  const uint64_t at = weights.size();
+  if (dedupe && n) dedupe->stored.emplace(XXH3_64bits(p, n), std::make_pair(at, n));
+  weights.insert(weights.end(), p, p + n);
+  return at;
+}
+
+namespace {
+
 void put_tensor(const Tensor& t, planfile::TensorData& td, std::vector<uint8_t>* weights, WeightDedupe* dedupe = nullptr) {
   if (!valid_dtype(static_cast<int32_t>(t.dtype())))
     throw Error("a " + std::string(dtype_name(t.dtype())) + " tensor cannot be stored in a plan");
@@ -68,23 +89,8 @@ void put_tensor(const Tensor& t, planfile::TensorData& td, std::vector<uint8_t>*
     td.set_inline_bytes(p, t.nbytes());
     return;
   }
-  if (dedupe && t.nbytes()) {
-    const uint64_t hash = XXH3_64bits(p, t.nbytes());
-    auto [lo, hi] = dedupe->stored.equal_range(hash);
-    for (auto it = lo; it != hi; ++it)
-      if (it->second.second == t.nbytes() && std::memcmp(weights->data() + it->second.first, p, t.nbytes()) == 0) {
-        td.set_offset(it->second.first);
-        td.set_size(t.nbytes());
-        dedupe->saved_bytes += t.nbytes();
-        return;
-      }
-    weights->resize((weights->size() + kAlign - 1) / kAlign * kAlign, 0);
-    dedupe->stored.emplace(hash, std::make_pair(static_cast<uint64_t>(weights->size()), static_cast<uint64_t>(t.nbytes())));
-  }
-  weights->resize((weights->size() + kAlign - 1) / kAlign * kAlign, 0);
-  td.set_offset(weights->size());
+  td.set_offset(store_weight_bytes(p, t.nbytes(), *weights, dedupe));
   td.set_size(t.nbytes());
-  weights->insert(weights->end(), p, p + t.nbytes());
 }
 
 // A tensor from its description; constants view the weights, inline (attribute) tensors are copied.

@@ -22,6 +22,9 @@ struct WeightDedupe {
   std::unordered_multimap<uint64_t, std::pair<uint64_t, uint64_t>> stored;  // hash → (offset, size)
   uint64_t saved_bytes = 0;
 };
+/// Appends n bytes at the next aligned offset of `weights` and returns it; with `dedupe`, the
+/// offset of byte-equal bytes stored before instead (XXH3-64, then compared).
+uint64_t store_weight_bytes(const uint8_t* p, uint64_t n, std::vector<uint8_t>& weights, WeightDedupe* dedupe);
 void graph_to_header(const Graph& g, const std::string& backend, planfile::Header& h, std::vector<uint8_t>& weights,
                      WeightDedupe* dedupe = nullptr);
 

@@ -56,7 +56,28 @@ struct DynamicSpec {
 
   /// The symbols of the inputs, in order of first occurrence.
   std::vector<std::string> symbols() const;
-  std::string source_bytes() const { return std::string(reinterpret_cast<const char*>(source_data), source_size); }
+  /// The raw bytes of initializers a plan keeps apart from the model: aligned in its weights
+  /// section, where the gears' byte-equal constants share them (the model at source_data then
+  /// has those initializers without raw_data). Empty for a model read from a file.
+  struct SourceTensor {
+    std::string name;
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+  };
+  std::vector<SourceTensor> source_tensors;
+  /// The whole ONNX model: source_data with source_tensors' bytes put back (rebuilt once per
+  /// loaded plan, shared by the copies of this spec). Throws ge::Error for an initializer the
+  /// model does not have.
+  std::string source_bytes() const;
+
+ private:
+  struct Rebuilt {
+    std::mutex mu;
+    std::shared_ptr<const std::string> bytes;
+  };
+  std::shared_ptr<Rebuilt> rebuilt_ = std::make_shared<Rebuilt>();
+
+ public:
 };
 
 struct GearGraph {
