@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common.h"
+#include "ge/core/importer.h"
 #include "ge/sdk/error.h"
 
 int main(int argc, char** argv) {
@@ -163,6 +164,13 @@ int main(int argc, char** argv) {
     if (profile->parsed()) return gec::cmd_profile(model, common, prof);
     if (inspect->parsed()) return gec::cmd_inspect(model, common, insp_format, insp_out);
     if (conf->parsed()) return gec::cmd_conformance(conf_dir, common, filters, conf_json, conf_timeout, conf_verbose, conf_strip);
+  } catch (const ge::core::DataDependentShapeError& e) {
+    // compile, run and conformance run such a model in stages; the other commands need one graph.
+    std::fprintf(stderr,
+                 "gec: error: %s (no static shape declared for it; `gec compile` and `gec run` run such a model in "
+                 "stages cut at that node, docs/plan.md \"Data-dependent shapes\")\n",
+                 e.what());
+    return 2;
   } catch (const ge::Error& e) {
     std::fprintf(stderr, "gec: error: %s\n", e.what());
     return 2;
