@@ -103,6 +103,14 @@ TEST(PluginHost, RefusesADeviceSimulatorBuiltBeforeAbi14) {
                   "DeviceSimulation changed in SDK ABI 1.4 (bound_us): rebuild the plugin against this SDK");
 }
 
+// KernelDef and KernelBuildContext gained fields in ABI 1.7 (allocates_outputs, dynamic_outputs).
+TEST(PluginHost, RefusesAKernelBuiltBeforeAbi17) {
+  expect_contains(load_error(plugin("old_kernel", "libge_test_old_kernel.so")),
+                  "plugin 'old_kernel' (SDK ABI 1.6) registers kernel 'cpu:OldRelu', but KernelDef and "
+                  "KernelBuildContext changed in SDK ABI 1.7 (kernels that allocate their outputs): rebuild the plugin "
+                  "against this SDK");
+}
+
 TEST(PluginHost, RefusesAVersionOutsideTheRequirement) {
   expect_contains(load_error(plugin("good", "libge_test_good.so", "version = \">=2.0, <3\"\n")),
                   "version 1.2.3 does not satisfy the requirement '>=2.0, <3'");
