@@ -82,6 +82,18 @@ class ConcatKernel : public Kernel {
     int64_t axis = ctx.node.attrs.get_int("axis", 1);
     if (axis < 0) axis += static_cast<int64_t>(y.rank());
     if (axis < 0 || axis >= static_cast<int64_t>(y.rank())) throw InvalidGraphError("Concat: axis out of range in " + who(node_));
+    int64_t along = 0;
+    for (size_t i = 0; i < ctx.node.num_inputs(); ++i) {
+      const Shape& x = ctx.input_shape(i);
+      bool ok = ctx.has_input(i) && x.rank() == y.rank();
+      for (size_t d = 0; ok && d < x.rank(); ++d) ok = static_cast<int64_t>(d) == axis || x[d] == y[d];
+      if (!ok)
+        throw InvalidGraphError("Concat: input " + std::to_string(i) + " " + x.str() + " does not fit output " + y.str() +
+                                " along axis " + std::to_string(axis) + " in " + who(node_));
+      along += x[static_cast<size_t>(axis)];
+    }
+    if (along != y[static_cast<size_t>(axis)])
+      throw InvalidGraphError("Concat: inputs do not add up to output " + y.str() + " in " + who(node_));
     outer_ = 1;
     for (int64_t d = 0; d < axis; ++d) outer_ *= y[d];
     inner_ = 1;

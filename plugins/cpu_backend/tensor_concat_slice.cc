@@ -54,6 +54,8 @@ std::unique_ptr<Kernel> make_concat(const KernelBuildContext& ctx) {
   if (dtype_size(t) == 0) unsupported_dtype(ctx.node.describe(), t);
   const Shape& out = ctx.output_shape(0);
   const int64_t r = static_cast<int64_t>(out.rank());
+  // Operators.md Concat: inputs of rank >= 1 (normalize_axis takes axis 0 of a scalar).
+  if (r == 0) throw InvalidGraphError(ctx.node.describe() + ": Concat of scalars (its output " + out.str() + " has rank 0)");
   const size_t axis = static_cast<size_t>(normalize_axis(ctx.node.attrs.get_int("axis", 0), r, ctx.node.describe() + " axis"));
   int64_t outer = 1, inner = 1;
   for (size_t i = 0; i < axis; ++i) outer *= out[i];
