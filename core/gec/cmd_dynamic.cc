@@ -202,7 +202,7 @@ int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::
     std::vector<ge::Tensor> outputs = session.run(inputs);
     const double first_ms = ms_since(t1);
     const ge::core::DynamicRunInfo info = *session.last_run();
-    std::printf("set %s: %s → %s %s", set.name.c_str(), shapes.c_str(), info.kind.c_str(),
+    std::printf("set %s: %s → %s%s%s", set.name.c_str(), shapes.c_str(), info.kind.c_str(), info.ran.empty() ? "" : " ",
                 ge::core::binding_str(info.ran).c_str());
     if (!info.cut_node.empty()) std::printf(" cut at %s (%s)", info.cut_node.c_str(), stages_text(info).c_str());
     if (info.compiled) std::printf(", compiled on first use in %.1f ms", info.compile_ms);

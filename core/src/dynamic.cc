@@ -424,7 +424,7 @@ std::vector<Tensor> Staging::run_eager(const std::vector<Tensor>& inputs) const 
   const std::string what = base.source_name + ": " + cut.node;
   FrontendOptions fo;
   for (size_t k = 0; k < inputs.size(); ++k) fo.input_shapes[cut.eager_input_names[k]] = inputs[k].shape().dims();
-  std::unique_ptr<Graph> g = load_onnx_bytes(cut.eager_bytes, what, "", fo);
+  std::unique_ptr<Graph> g = load_onnx_bytes(eager_model(cut, inputs), what, "", fo);
   for (size_t k = 0; k < inputs.size(); ++k) {
     Value* v = g->find_value(cut.eager_input_names[k]);
     v->dtype = inputs[k].dtype();

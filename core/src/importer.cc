@@ -160,7 +160,23 @@ class Propagation {
         return;
       }
     }
-    infer(n, *def, opset);
+    // Every refusal names the node (a Shape's own bound, an allocation, say, do not).
+    const std::string desc = n->describe();
+    auto named = [&](const std::exception& e) { return std::string(e.what()).find(desc) != std::string::npos; };
+    try {
+      infer(n, *def, opset);
+    } catch (const UnknownValueError&) {
+      throw;
+    } catch (const InvalidGraphError& e) {
+      if (named(e)) throw;
+      throw InvalidGraphError(desc + ": " + e.what());
+    } catch (const UnsupportedError& e) {
+      if (named(e)) throw;
+      throw UnsupportedError(desc + ": " + e.what());
+    } catch (const Error& e) {
+      if (named(e)) throw;
+      throw Error(desc + ": " + e.what());
+    }
   }
 
   ImportResult result;

@@ -55,6 +55,20 @@ StageCut cut_model(const std::string& bytes, const std::string& what, const std:
                    const std::function<bool(const std::string&, DataType*, std::vector<int64_t>*)>& type_of) {
   onnx::ModelProto m;
   if (!m.ParseFromString(bytes)) throw Error(what + ": not an ONNX model");
+  // Every stage model must call a node as the whole model does: unnamed nodes get the name GE's
+  // import gives them (op type and 1-based position) unless another node already has it.
+  {
+    std::set<std::string> names;
+    for (const onnx::NodeProto& n : m.graph().node()) names.insert(n.name());
+    for (int i = 0; i < m.graph().node_size(); ++i) {
+      onnx::NodeProto* n = m.mutable_graph()->mutable_node(i);
+      if (!n->name().empty()) continue;
+      std::string name = n->op_type() + "_" + std::to_string(i + 1);
+      for (int k = 2; names.count(name); ++k) name = n->op_type() + "_" + std::to_string(i + 1) + "_" + std::to_string(k);
+      names.insert(name);
+      n->set_name(name);
+    }
+  }
   const onnx::GraphProto& g = m.graph();
   const int nn = g.node_size();
 
@@ -134,10 +148,12 @@ StageCut cut_model(const std::string& bytes, const std::string& what, const std:
   };
   auto elem_of = [&](const std::string& name) -> int32_t {
     if (auto it = input_vi.find(name); it != input_vi.end()) return it->second->type().tensor_type().elem_type();
+    // A value computed after the cut node in the import's order (another data-dependent node the
+    // prefix stages itself) has no type yet: 0, set from the tensor at run (eager, suffix) or by the
+    // prefix's own inference.
     DataType dt = DataType::Undefined;
     std::vector<int64_t> dims;
-    if (!type_of(name, &dt, &dims)) throw Error(what + ": the type of '" + name + "' is unknown at the cut");
-    return static_cast<int32_t>(dt);
+    return type_of(name, &dt, &dims) ? static_cast<int32_t>(dt) : 0;
   };
 
   // ---- the eager model: the cut node alone
@@ -271,12 +287,7 @@ StageCut cut_model(const std::string& bytes, const std::string& what, const std:
         *pg->add_input() = vi;
         cut.prefix_inputs.push_back(input_index[vi.name()]);
       }
-    for (const std::string& name : prefix_outputs) {
-      DataType dt = DataType::Undefined;
-      std::vector<int64_t> dims;
-      if (type_of(name, &dt, &dims)) add_typed(pg->mutable_output(), name, static_cast<int32_t>(dt), &dims);
-      else add_typed(pg->mutable_output(), name, elem_of(name), nullptr);
-    }
+    for (const std::string& name : prefix_outputs) add_typed(pg->mutable_output(), name, elem_of(name), nullptr);
     cut.prefix_bytes = serialize(pm, what);
   }
   return cut;
@@ -300,6 +311,17 @@ std::string suffix_model(const StageCut& cut, const std::vector<Tensor>& inputs)
   }
   std::string out;
   if (!m.SerializeToString(&out)) throw Error("the suffix model after " + cut.node + " could not be serialized");
+  return out;
+}
+
+std::string eager_model(const StageCut& cut, const std::vector<Tensor>& inputs) {
+  onnx::ModelProto m;
+  if (!m.ParseFromString(cut.eager_bytes)) throw Error("the model of " + cut.node + " is unreadable");
+  auto* ins = m.mutable_graph()->mutable_input();
+  for (int k = 0; k < ins->size() && static_cast<size_t>(k) < inputs.size(); ++k)
+    ins->Mutable(k)->mutable_type()->mutable_tensor_type()->set_elem_type(static_cast<int32_t>(inputs[static_cast<size_t>(k)].dtype()));
+  std::string out;
+  if (!m.SerializeToString(&out)) throw Error("the model of " + cut.node + " could not be serialized");
   return out;
 }
 

@@ -3,6 +3,7 @@
 // onnxruntime/core/graph/graph.cc, InferenceContextImpl). Constant inputs are visible to the
 // inference function (getInputData), so Reshape/Expand/ConstantOfShape/Range/Tile with folded
 // shape inputs infer static shapes.
+#include <cmath>
 #include <unordered_map>
 
 #include "ge/sdk/error.h"
@@ -84,6 +85,14 @@ void check_before_onnx_inference(InferContext& ctx) {
       ctx.fail("the shape input " + ctx.input_shape(i).str() + " would make an output of " +
                std::to_string(ctx.input_shape(i)[0]) + " dimensions");
   }
+  // Range's element count max(ceil((limit - start) / delta), 0) (Operators.md) is not a number
+  // for a non-finite operand; onnx's inference casts it to int64 regardless (an empty output).
+  if (op == "Range")
+    for (size_t i = 0; i < 3 && i < n.num_inputs(); ++i)
+      if (const Tensor* t = ctx.input_data(i); t && t->numel() == 1 && dtype_is_float(t->dtype()) &&
+                                                !std::isfinite(t->to_double_vector()[0]))
+        ctx.fail(std::string(i == 0 ? "start" : i == 1 ? "limit" : "delta") + " is " +
+                 std::to_string(t->to_double_vector()[0]) + "; Range needs finite operands");
   // Gemm's old forms read dims 0 and 1 of A and B unchecked.
   if (op == "Gemm")
     for (size_t i = 0; i < 2; ++i)

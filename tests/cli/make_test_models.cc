@@ -15,12 +15,16 @@
 //                      two nodes whose output shapes depend on the data (no output shape declared);
 //                      test_data_set_0..2 at batch 3, 1 and 2 (the last all negative: NonZero gives
 //                      [2, 0]) with references computed here by the definitions
+//   staged_parallel/   a: f32[2,3], b: i64[2,2] → na = NonZero(a), nab = Concat(na, NonZero(b), axis 1):
+//                      two data-dependent nodes neither downstream of the other (the prefix of the
+//                      cut at one holds the other); one test set, references by the definition
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "tiny_cnn.h"
 
@@ -230,6 +234,41 @@ void write_staged_select(const fs::path& dir) {
     write(int64s({1}, {static_cast<int64_t>(unique.size())}), set / "output_3.pb");
   }
 }
+void write_staged_parallel(const fs::path& dir) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("ge-tests");
+  m.add_opset_import()->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("staged_parallel");
+  add_node(g, "NonZero", "nz_a", {"a"}, {"na"});
+  add_node(g, "NonZero", "nz_b", {"b"}, {"nb"});
+  auto* cat = add_node(g, "Concat", "cat", {"na", "nb"}, {"nab"});
+  auto* ax = cat->add_attribute();
+  ax->set_name("axis");
+  ax->set_type(onnx::AttributeProto::INT);
+  ax->set_i(1);
+  for (auto [name, dt, d0, d1] : {std::tuple{"a", onnx::TensorProto::FLOAT, 2, 3}, {"b", onnx::TensorProto::INT64, 2, 2}}) {
+    auto* vi = g->add_input();
+    vi->set_name(name);
+    auto* tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(dt);
+    tt->mutable_shape()->add_dim()->set_dim_value(d0);
+    tt->mutable_shape()->add_dim()->set_dim_value(d1);
+  }
+  for (const char* name : {"na", "nab"}) {
+    auto* o = g->add_output();
+    o->set_name(name);
+    o->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  }
+  write(m, dir / "model.onnx");
+  // a = [[0,1,0],[2,0,3]]: nonzeros at (0,1), (1,0), (1,2); b = [[1,0],[0,5]]: at (0,0), (1,1)
+  const fs::path set = dir / "test_data_set_0";
+  write(floats({2, 3}, {0, 1, 0, 2, 0, 3}), set / "input_0.pb");
+  write(int64s({2, 2}, {1, 0, 0, 5}), set / "input_1.pb");
+  write(int64s({2, 3}, {0, 1, 1, 1, 0, 2}), set / "output_0.pb");
+  write(int64s({2, 5}, {0, 1, 1, 0, 1, 1, 0, 2, 0, 1}), set / "output_1.pb");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -246,5 +285,6 @@ int main(int argc, char** argv) {
   ge::test::write_tiny_cnn((out / "tiny_cnn").string());
   write_dyn_matmul(out / "dyn_matmul");
   write_staged_select(out / "staged_select");
+  write_staged_parallel(out / "staged_parallel");
   return 0;
 }

@@ -58,6 +58,9 @@ StageCut cut_model(const std::string& bytes, const std::string& what, const std:
 /// ("nz[1]": dim 1 of input 'nz'), for a DynamicSpec.
 std::string suffix_model(const StageCut& cut, const std::vector<Tensor>& inputs);
 
+/// The eager model with its inputs' element types those of `inputs` (some are known only at run).
+std::string eager_model(const StageCut& cut, const std::vector<Tensor>& inputs);
+
 /// "i64[2,3],f32[5]": the dtypes and ranks (dims ignored) that select a suffix model.
 std::string rank_signature(const std::vector<Tensor>& ts);
 
