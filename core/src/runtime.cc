@@ -281,7 +281,10 @@ void Executable::run_step(size_t k, StepTimes* prof) {
   try {
     s.kernel->run(io);
   } catch (const Error& e) {
-    throw Error(s.node->describe() + ": " + e.what());
+    // Kernels name their node themselves, mostly; the others get it here (once).
+    const std::string desc = s.node->describe();
+    if (std::string(e.what()).rfind(desc, 0) == 0) throw;
+    throw Error(desc + ": " + e.what());
   }
   if (prof) prof->steps[k].end_ns = now_ns();
 }
