@@ -38,8 +38,8 @@ Compiled load_plan_model(const std::string& path, const ge::core::Environment& e
   // was compiled with would otherwise be ignored: refused, naming its file and line.
   if (!common.manifest.empty()) ge::core::check_manifest_matches_plan(plan, env, path);
   if (plan.dynamic)
-    throw ge::Error("plan '" + path + "' has symbolic input dims: `gec run` it with --inputs or --check (the shapes "
-                    "come from the inputs); `gec inspect` lists its gears");
+    throw ge::Error("plan '" + path + "' is dynamic (symbolic input dims, or output shapes that depend on values): "
+                    "`gec run` it with --inputs or --check (the shapes come from the inputs); `gec inspect` lists its gears");
   // Only runtime_safe passes run at load; gec keeps every output, so nothing is pruned.
   ge::core::run_load_time_passes(*plan.graph, env, plan.backend, {});
   if (!common.backend.empty() && common.backend != plan.backend)

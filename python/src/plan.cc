@@ -54,7 +54,9 @@ Plan make_plan(std::shared_ptr<const std::vector<uint8_t>> bytes, const std::str
 py::list io_list(const std::vector<ge::TensorInfo>& l) {
   py::list r;
   for (const ge::TensorInfo& t : l)
-    r.append(py::make_tuple(t.name, py::tuple(py::cast(t.shape.dims())), numpy_dtype_name(t.dtype)));
+    // A dynamic plan's output without a declared shape (its shape depends on values): None, not ().
+    r.append(py::make_tuple(t.name, t.dims == "(no shape)" ? py::object(py::none()) : py::object(py::tuple(py::cast(t.shape.dims()))),
+                            numpy_dtype_name(t.dtype)));
   return r;
 }
 
@@ -226,8 +228,8 @@ py::object executor_last_run(Executor& e) {
 void bind_plan(py::module_& m) {
   py::class_<Plan>(m, "Plan", "An execution plan: the compiled graph, kernels, arena offsets and weights (a .gep file).")
       .def_readonly("backend", &Plan::backend)
-      .def_property_readonly("inputs", [](const Plan& p) { return io_list(p.inputs); }, "[(name, shape, dtype)]")
-      .def_property_readonly("outputs", [](const Plan& p) { return io_list(p.outputs); }, "[(name, shape, dtype)]")
+      .def_property_readonly("inputs", [](const Plan& p) { return io_list(p.inputs); }, "[(name, shape, dtype)]; shape None for an output declared without one")
+      .def_property_readonly("outputs", [](const Plan& p) { return io_list(p.outputs); }, "[(name, shape, dtype)]; shape None for an output declared without one")
       .def_property_readonly("nbytes", [](const Plan& p) { return p.bytes->size(); }, "Size of the plan file in bytes.")
       .def("save",
            [](const Plan& p, const std::string& path) {
@@ -297,8 +299,8 @@ void bind_plan(py::module_& m) {
            "inputs: {name: ndarray}, one ndarray (single-input plans) or a list in input order; each must "
            "match the input's dtype and shape. Returns the outputs as a list of ndarrays in output order. "
            "Raises ge.Error naming a missing, unknown or mismatched input.")
-      .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]")
-      .def_property_readonly("outputs", [](const Executor& e) { return io_list(e.plan->outputs()); }, "[(name, shape, dtype)]")
+      .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]; shape None for an output declared without one")
+      .def_property_readonly("outputs", [](const Executor& e) { return io_list(e.plan->outputs()); }, "[(name, shape, dtype)]; shape None for an output declared without one")
       .def_property_readonly("load_ms", [](const Executor& e) { return e.plan->load_ms(); },
                              "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.")
       .def_property_readonly("threads", [](const Executor& e) { return e.threads; }, "Intra-op threads of each run.")

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <sstream>
 
 #include "ge/sdk/error.h"
 #include "infer_util.h"
@@ -24,8 +25,11 @@ void infer_onehot(InferContext& ctx) {
   const Tensor& dt = ctx.require_input_data(1);
   if (dt.numel() != 1) ctx.fail("depth must hold one value, got shape " + dt.shape().str());
   const double dv = dt.to_double_vector()[0];
-  if (!(dv >= 1) || dv > static_cast<double>(int64_t{1} << 40))
-    ctx.fail("depth " + std::to_string(dv) + " is not a positive extent");
+  if (!(dv >= 1) || dv > static_cast<double>(int64_t{1} << 40)) {
+    std::ostringstream os;
+    os << "depth " << dv << " is not a positive extent";
+    ctx.fail(os.str());
+  }
   const auto depth = static_cast<int64_t>(dv);  // ONNX Runtime truncates a float depth the same way
   if (ctx.input_shape(2).numel() != 2) ctx.fail("values must hold two values [off, on], got " + ctx.input_shape(2).str());
   const auto r = static_cast<int64_t>(ind.rank());

@@ -110,6 +110,10 @@ class StagedPlanTest(unittest.TestCase):
             subprocess.run([GEC, "compile", os.path.join(models, "staged_select", "model.onnx"), "-o", plan],
                            check=True, stdout=subprocess.DEVNULL)
             e = ge.Session().load_plan(plan)
+            shapes = {name: shape for name, shape, _ in e.outputs}
+            # every output is declared without a shape: None (a scalar's would be ())
+            self.assertEqual(shapes, {"total": None, "values": None, "unique": None, "count": None})
+            self.assertEqual([s for _, s, _ in e.inputs], [(-1, 4)])  # x[batch,4]
             # Relu(x) > 0 at (0,1) = 2, (0,3) = 3, (1,0) = 2, (1,2) = 2, (1,3) = 1
             x = np.array([[-1, 2, 0, 3], [2, -5, 2, 1]], np.float32)
             total, values, unique, count = e.run({"x": x})
