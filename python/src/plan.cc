@@ -228,7 +228,7 @@ py::object executor_last_run(Executor& e) {
 void bind_plan(py::module_& m) {
   py::class_<Plan>(m, "Plan", "An execution plan: the compiled graph, kernels, arena offsets and weights (a .gep file).")
       .def_readonly("backend", &Plan::backend)
-      .def_property_readonly("inputs", [](const Plan& p) { return io_list(p.inputs); }, "[(name, shape, dtype)]; shape None for an output declared without one")
+      .def_property_readonly("inputs", [](const Plan& p) { return io_list(p.inputs); }, "[(name, shape, dtype)]; -1 for a symbolic dim")
       .def_property_readonly("outputs", [](const Plan& p) { return io_list(p.outputs); }, "[(name, shape, dtype)]; shape None for an output declared without one")
       .def_property_readonly("nbytes", [](const Plan& p) { return p.bytes->size(); }, "Size of the plan file in bytes.")
       .def("save",
@@ -299,7 +299,7 @@ void bind_plan(py::module_& m) {
            "inputs: {name: ndarray}, one ndarray (single-input plans) or a list in input order; each must "
            "match the input's dtype and shape. Returns the outputs as a list of ndarrays in output order. "
            "Raises ge.Error naming a missing, unknown or mismatched input.")
-      .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]; shape None for an output declared without one")
+      .def_property_readonly("inputs", [](const Executor& e) { return io_list(e.plan->inputs()); }, "[(name, shape, dtype)]; -1 for a symbolic dim")
       .def_property_readonly("outputs", [](const Executor& e) { return io_list(e.plan->outputs()); }, "[(name, shape, dtype)]; shape None for an output declared without one")
       .def_property_readonly("load_ms", [](const Executor& e) { return e.plan->load_ms(); },
                              "Plan bytes → runnable plan (parse, checks, load-time passes), in ms.")
