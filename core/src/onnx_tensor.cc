@@ -223,6 +223,14 @@ void gemm_operands_are_matrices(onnx::InferenceContext& ctx) {
   }
 }
 
+/// DepthToSpace takes C modulo blocksize² (a blocksize of 2^32 squares to 0 in int64: SIGFPE;
+/// fuzz finding) and SpaceToDepth multiplies C by it.
+void blocksize_in_range(onnx::InferenceContext& ctx) {
+  const onnx::AttributeProto* a = ctx.getAttribute("blocksize");
+  const int64_t b = a ? a->i() : 0;
+  if (b < 1 || b >= (int64_t{1} << 31)) fail_shape_inference("blocksize must be in [1, 2^31), got ", b);
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -252,6 +260,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
     if (op == "STFT") return stft_operand_ranks;
     if (op == "Gemm") return gemm_operands_are_matrices;
+    if (op == "DepthToSpace" || op == "SpaceToDepth") return blocksize_in_range;
     if (op == "ConstantOfShape") return shape_input_of_sane_length<0>;
     if (op == "Expand" || op == "Reshape") return shape_input_of_sane_length<1>;
     return nullptr;

@@ -5,6 +5,7 @@
 // formulas of their Operators.md sections); here that transpose is one strided LoopPlan copy,
 // so W-long rows stay contiguous where the permutation allows.
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "tensor_common.h"
@@ -61,7 +62,7 @@ std::unique_ptr<Kernel> plan_kernel(const KernelBuildContext& ctx, loops::LoopPl
 std::unique_ptr<Kernel> make_depth_to_space(const KernelBuildContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const int64_t b = ctx.node.attrs.get_int("blocksize", 0);
-  if (x.rank() != 4 || b < 1 || x[1] % (b * b) != 0) {
+  if (x.rank() != 4 || b < 1 || b >= (int64_t{1} << 31) || x[1] % (b * b) != 0) {
     throw InvalidGraphError(at_node(ctx) + "DepthToSpace needs a 4-D input whose C divides by blocksize² (input " +
                             x.str() + ", blocksize " + std::to_string(b) + ")");
   }
@@ -79,7 +80,8 @@ std::unique_ptr<Kernel> make_depth_to_space(const KernelBuildContext& ctx) {
 std::unique_ptr<Kernel> make_space_to_depth(const KernelBuildContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const int64_t b = ctx.node.attrs.get_int("blocksize", 0);
-  if (x.rank() != 4 || b < 1 || x[2] % b != 0 || x[3] % b != 0) {
+  if (x.rank() != 4 || b < 1 || b >= (int64_t{1} << 31) || x[2] % b != 0 || x[3] % b != 0 ||
+      x[1] > std::numeric_limits<int64_t>::max() / (b * b)) {
     throw InvalidGraphError(at_node(ctx) + "SpaceToDepth needs a 4-D input whose H and W divide by blocksize (input " +
                             x.str() + ", blocksize " + std::to_string(b) + ")");
   }

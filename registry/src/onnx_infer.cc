@@ -108,6 +108,12 @@ void check_before_onnx_inference(InferContext& ctx) {
   // The opset-1 RNN/GRU/LSTM inference reads X's dims 0 and 1 unchecked.
   if ((op == "RNN" || op == "GRU" || op == "LSTM") && ctx.has_input(0) && ctx.input_shape(0).rank() != 3)
     ctx.fail("X " + ctx.input_shape(0).str() + " must have rank 3 ([seq_length, batch_size, input_size])");
+  // DepthToSpace's inference takes C modulo blocksize² (a blocksize of 2^32 squares to 0 in
+  // int64: SIGFPE; fuzz finding), SpaceToDepth's multiplies C by it.
+  if (op == "DepthToSpace" || op == "SpaceToDepth") {
+    const int64_t b = n.attrs.get_int("blocksize", 0);
+    if (b < 1 || b >= (int64_t{1} << 31)) ctx.fail("blocksize must be in [1, 2^31), got " + std::to_string(b));
+  }
   // LayerNormalization's inference indexes X's dims by `axis` unchecked.
   if (op == "LayerNormalization" && ctx.has_input(0)) {
     const int64_t r = static_cast<int64_t>(ctx.input_shape(0).rank());

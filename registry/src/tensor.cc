@@ -314,14 +314,17 @@ void infer_constant(InferContext& ctx) {
 /// SpaceToDepth-1/13 and DepthToSpace-1/11/13 (onnx/docs/Operators.md): [N, C, H, W] ->
 /// [N, C·b², H/b, W/b] and back. The spec's shapes hold only when H and W (SpaceToDepth) or C
 /// (DepthToSpace, b²) divide by the blocksize b; ONNX's own inference truncates the division, so
-/// a model the kernel cannot run would pass import. Refused here, naming the dims.
+/// a model the kernel cannot run would pass import. Refused here, naming the dims. A blocksize
+/// of 2^31 or more is refused too: b² and C·b² must fit int64.
 void infer_space_to_depth(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const int64_t b = int_attr(ctx, "blocksize", 0);
   if (x.rank() != 4) ctx.fail("input must be 4-D [N, C, H, W], got " + x.str());
-  if (b < 1) ctx.fail("blocksize must be >= 1, got " + std::to_string(b));
+  if (b < 1 || b >= (int64_t{1} << 31)) ctx.fail("blocksize must be in [1, 2^31), got " + std::to_string(b));
   if (x[2] % b != 0 || x[3] % b != 0)
     ctx.fail("H and W of input " + x.str() + " must divide by blocksize " + std::to_string(b));
+  if (x[1] > std::numeric_limits<int64_t>::max() / (b * b))
+    ctx.fail("C·blocksize² of input " + x.str() + " and blocksize " + std::to_string(b) + " exceeds int64");
   ctx.set_output(0, ctx.input_type(0), Shape{x[0], x[1] * b * b, x[2] / b, x[3] / b});
 }
 
@@ -329,7 +332,7 @@ void infer_depth_to_space(InferContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   const int64_t b = int_attr(ctx, "blocksize", 0);
   if (x.rank() != 4) ctx.fail("input must be 4-D [N, C, H, W], got " + x.str());
-  if (b < 1) ctx.fail("blocksize must be >= 1, got " + std::to_string(b));
+  if (b < 1 || b >= (int64_t{1} << 31)) ctx.fail("blocksize must be in [1, 2^31), got " + std::to_string(b));
   if (x[1] % (b * b) != 0)
     ctx.fail("C of input " + x.str() + " must divide by blocksize² = " + std::to_string(b * b));
   const std::string mode = string_attr(ctx, "mode", "DCR");
