@@ -46,7 +46,8 @@ Range range_of(const Value* v) {
 }
 
 /// The memory planner shares bytes between a node's operands only as a view or an in-place
-/// output (same start) or as a Concat input written into its slice (input inside the output).
+/// output (same start), as a Concat or Pad input written into its slice (input inside the
+/// output) or as a Split or Slice part placed in its input (output inside the input).
 /// Anything else — a partial overlap, two outputs sharing bytes — would make a kernel's copies
 /// overlap.
 void check_arena_operands(const Node& n) {
@@ -60,7 +61,9 @@ void check_arena_operands(const Node& n) {
     for (const Value* in : n.inputs()) {
       if (!in_arena(in)) continue;
       const Range ri = range_of(in);
-      if (!ro.overlaps(ri) || ri.begin == ro.begin || (ri.begin >= ro.begin && ri.end <= ro.end)) continue;
+      if (!ro.overlaps(ri) || ri.begin == ro.begin || (ri.begin >= ro.begin && ri.end <= ro.end) ||
+          (ro.begin >= ri.begin && ro.end <= ri.end))
+        continue;
       throw Error(n.describe() + ": input '" + in->name() + "' (arena [" + std::to_string(ri.begin) + ", " +
                   std::to_string(ri.end) + ")) partly overlaps output '" + out->name() + "' ([" +
                   std::to_string(ro.begin) + ", " + std::to_string(ro.end) + "))");

@@ -27,6 +27,8 @@ MemoryFigures memory_figures(const CompileResult& r) {
   f.arena_bytes = figure("memory.arena_bytes");
   f.lower_bound_bytes = figure("memory.lower_bound_bytes");
   f.no_reuse_bytes = figure("memory.no_reuse_bytes");
+  f.part_views = figure("memory.part_views").value_or(0);
+  f.pad_in_place = figure("memory.pad_in_place").value_or(0);
   return f;
 }
 

@@ -229,7 +229,7 @@ void copy_rows(const LoopPlan& p, const U* in, U* out, int threads) {
     U* o = out + off[0];
     const U* s = in + off[1];
     if (si == 1) {
-      std::copy(s, s + n, o);
+      if (s != o) std::copy(s, s + n, o);  // a row the memory plan placed in place (a view)
     } else {
       for (int64_t j = 0; j < n; ++j) o[j] = s[j * si];
     }

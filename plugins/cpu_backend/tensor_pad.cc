@@ -121,7 +121,8 @@ class PadKernel final : public Kernel {
             }
             const U* xr = x + src;
             for (int64_t c = 0; c < c0; ++c) yr[c] = inner[c] < 0 ? value : xr[inner[c]];
-            std::copy(xr + s0, xr + s0 + (c1 - c0), yr + c0);
+            // The memory plan may have written the input into the output's interior (Pad in place).
+            if (xr + s0 != yr + c0) std::copy(xr + s0, xr + s0 + (c1 - c0), yr + c0);
             for (int64_t c = c1; c < w; ++c) yr[c] = inner[c] < 0 ? value : xr[inner[c]];
           }
         },

@@ -28,10 +28,13 @@ class SplitKernel final : public Kernel {
         outer_, threads_,
         [&](int64_t b, int64_t e) {
           for (int64_t o = b; o < e; ++o)
-            for (size_t i = 0; i < n; ++i)
-              if (blocks_[i] != 0 && dst[i])
-                std::memcpy(dst[i] + o * blocks_[i] * esize_, in + (o * in_row_ + offsets_[i]) * esize_,
-                            static_cast<size_t>(blocks_[i]) * esize_);
+            for (size_t i = 0; i < n; ++i) {
+              char* to = dst[i] + o * blocks_[i] * esize_;
+              const char* from = in + (o * in_row_ + offsets_[i]) * esize_;
+              // A part the memory plan placed inside the input (a view) is already there.
+              if (blocks_[i] != 0 && dst[i] && to != from)
+                std::memcpy(to, from, static_cast<size_t>(blocks_[i]) * esize_);
+            }
         },
         in_row_);
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -137,6 +138,145 @@ void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<cons
   }
 }
 
+
+/// Row-major bytes: the logical shape is the storage order (not NHWC, not a blocked format).
+bool row_major(const Value* v) { return v->format == Format::ND || v->format == Format::NCHW; }
+
+/// Byte offset of the block of `outer` that `inner` occupies when `inner` is the elements
+/// `start[i] .. start[i] + inner[i]` (step 1) of every axis i and those form one contiguous run
+/// of `outer`'s row-major bytes: every axis before the innermost partial one has extent 1 in
+/// `inner`, every axis after it is whole (ONNX tensors are row-major, onnx/docs/IR.md).
+std::optional<uint64_t> contiguous_block(const Shape& outer, const Shape& inner, const std::vector<int64_t>& start,
+                                         size_t esize) {
+  const size_t r = outer.rank();
+  if (inner.rank() != r || start.size() != r) return std::nullopt;
+  size_t partial = 0;  // axes [0, partial) may be partial with extent 1; the rest whole
+  for (size_t i = r; i-- > 0;)
+    if (inner[i] != outer[i] || start[i] != 0) {
+      partial = i;
+      break;
+    }
+  for (size_t i = 0; i < partial; ++i)
+    if (inner[i] != 1) return std::nullopt;
+  const std::vector<int64_t> strides = contiguous_strides(outer);
+  uint64_t off = 0;
+  for (size_t i = 0; i < r; ++i) {
+    if (start[i] < 0 || start[i] + inner[i] > outer[i]) return std::nullopt;
+    off += static_cast<uint64_t>(start[i] * strides[i]);
+  }
+  return off * esize;
+}
+
+/// Constant int64s of input i (opset >= 10 Slice, >= 11 Pad) or attribute `attr` (older).
+std::optional<std::vector<int64_t>> const_ints(const Node& n, size_t i, const char* attr, bool from_input) {
+  if (!from_input) {
+    if (!n.attrs.has(attr)) return std::nullopt;
+    return n.attrs.get_ints(attr);
+  }
+  const Value* v = i < n.num_inputs() ? n.input(i) : nullptr;
+  if (!v || !v->data) return std::nullopt;
+  return v->data->to_int64_vector();
+}
+
+/// Where Slice's output lies in its input (Operators.md Slice-13: negative starts and ends add
+/// the extent, then clamp to [0, dim]), when every parameter is constant, every step over an axis
+/// it selects more than one element of is 1 and the selection is one contiguous run.
+std::optional<uint64_t> slice_offset(const Node& n) {
+  const Value *x = n.input(0), *y = n.output(0);
+  const bool inputs = n.graph()->opset("") >= 10;
+  auto starts = const_ints(n, 1, "starts", inputs), ends = const_ints(n, 2, "ends", inputs);
+  if (!starts || !ends || starts->size() != ends->size()) return std::nullopt;
+  std::vector<int64_t> axes, steps;
+  if (inputs ? n.num_inputs() > 3 && n.input(3) : n.attrs.has("axes")) {
+    auto a = const_ints(n, 3, "axes", inputs);
+    if (!a) return std::nullopt;
+    axes = *a;
+  }
+  if (inputs && n.num_inputs() > 4 && n.input(4)) {
+    auto s = const_ints(n, 4, "", true);
+    if (!s) return std::nullopt;
+    steps = *s;
+  }
+  const auto r = static_cast<int64_t>(x->shape.rank());
+  if ((!axes.empty() && axes.size() != starts->size()) || (!steps.empty() && steps.size() != starts->size()))
+    return std::nullopt;
+  std::vector<int64_t> start(static_cast<size_t>(r), 0);
+  std::vector<bool> seen(static_cast<size_t>(r), false);
+  for (size_t i = 0; i < starts->size(); ++i) {
+    int64_t a = axes.empty() ? static_cast<int64_t>(i) : axes[i];
+    if (a < 0) a += r;
+    if (a < 0 || a >= r || seen[static_cast<size_t>(a)]) return std::nullopt;
+    seen[static_cast<size_t>(a)] = true;
+    const int64_t dim = x->shape[static_cast<size_t>(a)], step = steps.empty() ? 1 : steps[i];
+    int64_t s = (*starts)[i], e = (*ends)[i];
+    if (s < 0) s += dim;
+    if (e < 0) e += dim;
+    s = std::clamp<int64_t>(s, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+    const int64_t count = e > s ? e - s : 0;
+    if (count != y->shape[static_cast<size_t>(a)] || (step != 1 && count > 1)) return std::nullopt;
+    start[static_cast<size_t>(a)] = s;
+  }
+  return contiguous_block(x->shape, y->shape, start, dtype_size(x->dtype));
+}
+
+/// Split and Slice as views: a part that is one contiguous run of the input's bytes is placed
+/// there (the kernel's copy of a range onto itself is skipped). The input's group then lives as
+/// long as the part does.
+void try_part_views(Grouping& G, Node& n) {
+  Value* x = n.input(0);
+  if (!G.has(x) || !row_major(x)) return;
+  auto place = [&](Value* part, uint64_t off) {
+    if (G.has(part) && row_major(part) && part->dtype == x->dtype && G.gid(part) != G.gid(x) &&
+        off + part->nbytes() <= x->nbytes())
+      G.merge(part, x, G.offset_in_group(x) + off);
+  };
+  if (n.op_type() == "Split") {
+    const auto r = static_cast<int64_t>(x->shape.rank());
+    int64_t axis = n.attrs.get_int("axis", 0);
+    if (axis < 0) axis += r;
+    if (axis < 0 || axis >= r) return;
+    for (int64_t d = 0; d < axis; ++d)
+      if (x->shape[static_cast<size_t>(d)] != 1) return;
+    uint64_t off = 0, total = 0;
+    for (Value* part : n.outputs()) {
+      if (!part) return;  // an omitted output: the kernel refuses the node
+      total += part->nbytes();
+    }
+    if (total != x->nbytes()) return;
+    for (Value* part : n.outputs()) {
+      place(part, off);
+      off += part->nbytes();
+    }
+  } else if (n.num_outputs() == 1 && n.output(0)) {  // Slice
+    if (auto off = slice_offset(n)) place(n.output(0), *off);
+  }
+}
+
+/// Pad in place: the input written straight into the output's interior, when the interior is
+/// one contiguous run of the output's bytes (pads only on axes before the innermost padded one
+/// whose input extent is 1; none negative) and the input qualifies as a Concat input does.
+void try_pad(Grouping& G, Node& n, const AliasOptions& opts, std::vector<const Value*>* merged) {
+  Value *x = n.input(0), *y = n.output(0);
+  if (!G.has(x) || !G.has(y) || !row_major(x) || !row_major(y) || x->dtype != y->dtype) return;
+  const int64_t opset = n.graph()->opset("");
+  auto pads = const_ints(n, 1, opset < 2 ? "paddings" : "pads", opset >= 11);
+  const size_t r = x->shape.rank();
+  if (!pads || pads->size() != 2 * r || (n.num_inputs() > 3 && n.input(3))) return;
+  std::vector<int64_t> start(r);
+  for (size_t i = 0; i < r; ++i) {
+    if ((*pads)[i] < 0 || (*pads)[i + r] < 0) return;
+    start[i] = (*pads)[i];
+  }
+  const auto off = contiguous_block(y->shape, x->shape, start, dtype_size(x->dtype));
+  if (!off || x->producer()->num_outputs() != 1 || x->uses().size() != 1 || opts.concat_excluded.count(x)) return;
+  BufferGroup& gx = G.group_of(x);
+  if (G.offset_in_group(x) != 0 || gx.bytes != x->nbytes() || gx.last_step != G.step(&n) || G.gid(x) == G.gid(y))
+    return;
+  if (!dies_at(gx, n, opts.order)) return;
+  G.merge(x, y, *off);
+  if (merged) merged->push_back(x);
+}
 }  // namespace
 
 bool is_planned(const Value* v) {
@@ -150,8 +290,13 @@ std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& 
     if (opts.views && is_view_op(*n, ops) && G.has(n->input(0)) && G.has(n->output(0)) &&
         n->input(0)->nbytes() == n->output(0)->nbytes())
       G.merge(n->output(0), n->input(0), G.offset_in_group(n->input(0)));
+    else if (opts.views && n->domain().empty() && (n->op_type() == "Split" || n->op_type() == "Slice") &&
+             n->num_inputs() > 0)
+      try_part_views(G, *n);
     else if (opts.concat && n->domain().empty() && n->op_type() == "Concat")
       try_concat(G, *n, opts, concat_inputs);
+    else if (opts.concat && n->domain().empty() && n->op_type() == "Pad" && n->num_inputs() > 0 && n->num_outputs() == 1)
+      try_pad(G, *n, opts, concat_inputs);
     else if (opts.inplace && n->num_inputs() > 0)
       try_inplace(G, *n, ops, g.opset(n->domain()), opts.order);
   }

@@ -2,9 +2,9 @@
 // buffers a planner places.
 //
 // A buffer group is one arena buffer shared by several values: views (Reshape, Flatten, Squeeze,
-// Unsqueeze, Identity, Dropout's output 0) at their input's offset, in-place elementwise outputs
-// over an input that dies there, and Concat inputs written straight into their slice of the
-// output. Each member sits at a fixed offset inside the group; the group is reserved over the
+// Unsqueeze, Identity, Dropout's output 0) at their input's offset, Split and Slice parts that are
+// one contiguous run of their input inside it, in-place elementwise outputs over an input that
+// dies there, and Concat and Pad inputs written straight into their slice of the output. Each member sits at a fixed offset inside the group; the group is reserved over the
 // union of its members' lifetimes.
 #pragma once
 #include <cstdint>
@@ -19,10 +19,10 @@
 namespace ge::memory {
 
 struct AliasOptions {
-  bool views = true;    ///< level "basic" and up
+  bool views = true;    ///< level "basic" and up (also contiguous Split and Slice parts)
   bool inplace = true;  ///< level "aggressive"
-  bool concat = true;   ///< level "aggressive"
-  /// Concat inputs not to write in place (the pass drops those whose longer reservation costs).
+  bool concat = true;   ///< level "aggressive": Concat and Pad in place
+  /// Concat and Pad inputs not to write in place (the pass drops those whose longer reservation costs).
   std::set<const Value*> concat_excluded;
   /// Several streams: an input dies at a node only when every other access to its group
   /// happens-before that node (not merely comes earlier in graph order).
@@ -44,7 +44,7 @@ struct BufferGroup {
 bool is_planned(const Value* v);
 
 /// Groups of every planned value for `order` (a topological order of g's nodes). When given,
-/// `concat_inputs` receives the Concat inputs written in place.
+/// `concat_inputs` receives the Concat and Pad inputs written in place.
 std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
                                       const AliasOptions& opts, std::vector<const Value*>* concat_inputs = nullptr);
 

@@ -1,5 +1,6 @@
 // plugins/memory/plan_memory.cc — the memory-stage pass: liveness over the graph's node order,
-// alias groups (views; at "aggressive" also in-place elementwise and Concat in place), one
+// alias groups (views, contiguous Split/Slice parts; at "aggressive" also in-place elementwise,
+// Concat and Pad in place), one
 // planner call, offsets into the IR (Value::arena_offset, Graph::arena_bytes) and the report's
 // figures (memory.arena_bytes, memory.lower_bound_bytes, memory.no_reuse_bytes).
 //
@@ -114,7 +115,7 @@ class PlanMemory final : public Pass {
     std::vector<const Value*> in_place;
     std::vector<BufferGroup> groups = build_groups(g, order, ctx.ops(), opts, &in_place);
     ArenaPlan plan = plan_groups(*planner, groups, order, level, streams.get());
-    // A Concat input written in place reserves the whole output from the input's definition
+    // A Concat (or Pad) input written in place reserves the whole output from the input's definition
     // on; where an early input (a short branch) makes that cost more than its copy saves, copy
     // it instead: drop inputs one at a time and keep each drop that shrinks the arena.
     if (planner->name() != "naive")
@@ -134,12 +135,28 @@ class PlanMemory final : public Pass {
       for (const GroupMember& m : groups[i].members) m.value->arena_offset = static_cast<int64_t>(plan.offsets[i] + m.offset);
     }
     g.arena_bytes = plan.arena_bytes;
+    // Split/Slice parts placed inside their input and Pad inputs inside their output: copies the
+    // kernels skip (the report's memory.part_views, memory.pad_in_place).
+    int64_t part_views = 0, pads_in_place = 0;
+    auto inside = [](const Value* a, const Value* b) {  // a's bytes within b's
+      return a && b && a->arena_offset >= 0 && b->arena_offset >= 0 && a->arena_offset >= b->arena_offset &&
+             a->arena_offset + static_cast<int64_t>(a->nbytes()) <= b->arena_offset + static_cast<int64_t>(b->nbytes());
+    };
+    for (const Node* n : order) {
+      if (!n->domain().empty() || n->num_inputs() == 0) continue;
+      if (n->op_type() == "Split" || n->op_type() == "Slice")
+        for (const Value* out : n->outputs()) part_views += inside(out, n->input(0)) ? 1 : 0;
+      else if (n->op_type() == "Pad" && n->num_outputs() == 1)
+        pads_in_place += inside(n->input(0), n->output(0)) ? 1 : 0;
+    }
 
     // The bound uses every legal alias whatever the level, so declining to alias cannot raise it.
     const std::vector<BufferGroup> all = build_groups(g, order, ctx.ops(), AliasOptions{});
     ctx.count("memory.arena_bytes", static_cast<int64_t>(plan.arena_bytes));
     ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, alignment)));
     ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, alignment)));
+    if (part_views) ctx.count("memory.part_views", part_views);
+    if (pads_in_place) ctx.count("memory.pad_in_place", pads_in_place);
     // The report's names travel as counters too (the report has only integer counters).
     ctx.count("memory.planner." + (level == "none" ? std::string("naive") : planner_name), 1);
     ctx.count("memory.level." + level, 1);
@@ -155,7 +172,7 @@ std::vector<OptionDecl> memory_options() {
   return {{"memory.planner", OptionType::String, std::string("auto"), {}, {}, {},
            "arena planner: auto, naive, greedy_by_size, greedy_by_breadth, or a plugin's (docs/manifest.md)", OptionPhase::Compile, ""},
           {"memory.level", OptionType::String, std::string("aggressive"), {}, {}, {"none", "basic", "aggressive"},
-           "none: no reuse; basic: reuse and views; aggressive: also in-place outputs and Concat in place", OptionPhase::Compile, ""}};
+           "none: no reuse; basic: reuse and views (Reshape-like, contiguous Split/Slice parts); aggressive: also in-place outputs, Concat and Pad in place", OptionPhase::Compile, ""}};
 }
 
 }  // namespace ge::memory

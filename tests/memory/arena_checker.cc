@@ -98,6 +98,85 @@ int64_t concat_slice(const Node& n, size_t slot) {
   return off;
 }
 
+/// Constant int64s: input `i` at opset >= `from_opset`, else attribute `attr`; empty if unknown.
+std::vector<int64_t> ints_of(const Node& n, size_t i, const char* attr, int64_t from_opset) {
+  if (n.graph()->opset("") < from_opset) return n.attrs.get_ints(attr);
+  const Value* v = i < n.num_inputs() ? n.input(i) : nullptr;
+  return v && v->data ? v->data->to_int64_vector() : std::vector<int64_t>{};
+}
+
+/// Row-major element strides of `s` (ONNX tensors are row-major).
+std::vector<int64_t> strides_of(const Shape& s) {
+  std::vector<int64_t> st(s.rank(), 1);
+  for (size_t i = s.rank(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  return st;
+}
+
+/// True when the elements start[i] .. start[i] + inner[i] of every axis of `outer` are one
+/// contiguous run: each axis before the innermost partial one has extent 1 in `inner`.
+bool contiguous(const Shape& outer, const Shape& inner, const std::vector<int64_t>& start) {
+  size_t k = 0;
+  for (size_t i = 0; i < outer.rank(); ++i)
+    if (inner[i] != outer[i] || start[i] != 0) k = i;
+  for (size_t i = 0; i < k; ++i)
+    if (inner[i] != 1) return false;
+  return true;
+}
+
+/// Byte offset of output `slot` of a Split or Slice inside its input when that part is one
+/// contiguous run of the input (Split: dims before the axis all 1; Slice: constant parameters,
+/// steps 1, Operators.md's clamping of starts), else -1.
+int64_t part_offset(const Node& n, size_t slot) {
+  const Value *x = n.input(0), *y = n.output(slot);
+  const size_t r = x->shape.rank();
+  if (n.op_type() == "Split") {
+    int64_t axis = n.attrs.get_int("axis", 0);
+    if (axis < 0) axis += static_cast<int64_t>(r);
+    for (int64_t d = 0; d < axis; ++d)
+      if (x->shape[d] != 1) return -1;
+    int64_t off = 0;
+    for (size_t i = 0; i < slot; ++i) off += static_cast<int64_t>(n.output(i)->nbytes());
+    return off;
+  }
+  const std::vector<int64_t> starts = ints_of(n, 1, "starts", 10), axes = ints_of(n, 3, "axes", 10),
+                             steps = n.graph()->opset("") >= 10 ? ints_of(n, 4, "", 10) : std::vector<int64_t>{};
+  std::vector<int64_t> start(r, 0);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t a = axes.empty() ? static_cast<int64_t>(i) : axes[i];
+    if (a < 0) a += static_cast<int64_t>(r);
+    const int64_t dim = x->shape[a];
+    if (!steps.empty() && steps[i] != 1 && y->shape[a] > 1) return -1;
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
+    start[a] = std::clamp<int64_t>(s, 0, dim);
+  }
+  if (starts.empty() || !contiguous(x->shape, y->shape, start)) return -1;
+  const std::vector<int64_t> st = strides_of(x->shape);
+  int64_t off = 0;
+  for (size_t i = 0; i < r; ++i) off += start[i] * st[i];
+  return off * static_cast<int64_t>(dtype_size(x->dtype));
+}
+
+/// Byte offset of a Pad's input inside its output when the padded interior is one contiguous
+/// run of the output (constant pads, none negative), else -1.
+int64_t pad_offset(const Node& n) {
+  const Value *x = n.input(0), *y = n.output(0);
+  const int64_t opset = n.graph()->opset("");
+  const std::vector<int64_t> pads = ints_of(n, 1, opset < 2 ? "paddings" : "pads", 11);
+  const size_t r = x->shape.rank();
+  if (pads.size() != 2 * r) return -1;
+  std::vector<int64_t> start(pads.begin(), pads.begin() + static_cast<int64_t>(r));
+  for (int64_t p : pads)
+    if (p < 0) return -1;
+  if (!contiguous(y->shape, x->shape, start)) return -1;
+  const std::vector<int64_t> st = strides_of(y->shape);
+  int64_t off = 0;
+  for (size_t i = 0; i < r; ++i) off += start[i] * st[i];
+  return off * static_cast<int64_t>(dtype_size(x->dtype));
+}
+
+bool is_part_op(const Node& n) { return n.domain().empty() && (n.op_type() == "Split" || n.op_type() == "Slice"); }
+bool is_pad(const Node& n) { return n.domain().empty() && n.op_type() == "Pad" && n.num_inputs() > 0; }
+
 /// `a` dies at the node that defines `b` (every other access of a happens-before it), and that
 /// node may legally write b over a's bytes.
 bool legal_handover(const Life& a, const Life& b, const Graph& g, const OpRegistry& ops, const HappensBefore& hb) {
@@ -116,20 +195,39 @@ bool legal_handover(const Life& a, const Life& b, const Graph& g, const OpRegist
     if (ew && n.num_outputs() == 1 && a.begin == b.begin && a.v->shape == b.v->shape && a.v->dtype == b.v->dtype)
       return true;
     if (is_view(n) && i == 0 && b.v == n.output(0) && a.begin == b.begin) return true;
+    if (is_pad(n) && i == 0) {
+      int64_t at = pad_offset(n);
+      if (at >= 0 && a.begin == b.begin + static_cast<uint64_t>(at)) return true;
+    }
   }
   return false;
 }
 
-/// Same bytes because one is a view of the other (through any chain of views).
-bool same_data(const Value* a, const Value* b) {
-  auto root = [](const Value* v) {
-    while (v->producer() && is_view(*v->producer()) && v->producer()->output(0) == v &&
-           v->producer()->input(0)->arena_offset == v->arena_offset)
-      v = v->producer()->input(0);
+/// The value whose bytes `v` is: up through views at their input's offset and Split/Slice parts
+/// at their place in the input. Values of one root only ever hold that root's data.
+const Value* root_of(const Value* v) {
+  for (;;) {
+    const Node* p = v->producer();
+    if (!p || p->num_inputs() == 0 || !p->input(0) || p->input(0)->arena_offset < 0) return v;
+    const Value* x = p->input(0);
+    if (is_view(*p) && p->output(0) == v && x->arena_offset == v->arena_offset) {
+      v = x;
+      continue;
+    }
+    if (is_part_op(*p)) {
+      size_t slot = 0;
+      while (slot < p->num_outputs() && p->output(slot) != v) ++slot;
+      const int64_t at = part_offset(*p, slot);
+      if (at >= 0 && v->arena_offset == x->arena_offset + at) {
+        v = x;
+        continue;
+      }
+    }
     return v;
-  };
-  return a->arena_offset == b->arena_offset && a->nbytes() == b->nbytes() && root(a) == root(b);
+  }
 }
+
+bool same_data(const Value* a, const Value* b) { return root_of(a) == root_of(b); }
 
 }  // namespace
 
@@ -148,6 +246,13 @@ std::string check_arena(const Graph& g, const OpRegistry& ops, ArenaCheckOptions
         if (int64_t at = concat_slice(*n, i);
             at >= 0 && n->input(i)->arena_offset == n->output(0)->arena_offset + at)
           slice_offsets.insert(static_cast<uint64_t>(n->input(i)->arena_offset));
+  // So are Split/Slice parts inside their input and a Pad input in its output's interior.
+  for (const Value* v : g.values())
+    if (v->arena_offset >= 0 && root_of(v) != v) slice_offsets.insert(static_cast<uint64_t>(v->arena_offset));
+  for (const Node* n : g.nodes())
+    if (is_pad(*n) && n->output(0)->arena_offset >= 0 && n->input(0)->arena_offset >= 0)
+      if (int64_t at = pad_offset(*n); at >= 0 && n->input(0)->arena_offset == n->output(0)->arena_offset + at)
+        slice_offsets.insert(static_cast<uint64_t>(n->input(0)->arena_offset));
   for (const Life& l : L) {
     if (l.end > g.arena_bytes) err << "'" << l.v->name() << "' ends at " << l.end << " > arena " << g.arena_bytes << "\n";
     if (l.begin % 64 && !slice_offsets.count(l.begin))

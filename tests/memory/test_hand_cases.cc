@@ -158,5 +158,142 @@ TEST(PlanMemory, InPlaceElementwiseKernelsMatchNoReuse) {
   EXPECT_EQ(ya[0].to_double_vector(), yn[0].to_double_vector());
 }
 
+// Split and Slice parts that are one contiguous run of their input are placed inside it (level
+// basic and up), so their kernels copy nothing. Split on axis 1 of a [1, 32] tensor: s0 is
+// a's first 64 bytes, s1 its second; a's buffer lives until s1's last reader (step 3).
+//
+//   step       | 0   64  128 192
+//   0 Relu     | a   a   .   .
+//   1 Split    | s0  s1  .   .      (no copy)
+//   2 Erf(s0)  | s0  s1  e0  .
+//   3 Erf(s1)  | .   s1  e0  e1
+//   4 Add      | .   .   e0  e1     (y is a graph output)
+const char* kSplitParts = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,32]
+  %a: f32[1,32] = Relu(%x)
+  %s0: f32[1,16], %s1: f32[1,16] = Split(%a) {axis=1}
+  %e0: f32[1,16] = Erf(%s0)
+  %e1: f32[1,16] = Erf(%s1)
+  %y: f32[1,16] = Add(%e0, %e1)
+  output %y
+}
+)";
+
+/// Runs g planned under `env` and under level none (no sharing) on the same inputs; the outputs
+/// must be equal bit for bit, since sharing bytes changes no arithmetic.
+void expect_same_as_no_reuse(const char* text, core::Environment& env) {
+  auto none = test::memory_env("auto", "none");
+  auto ga = planned(text, env), gn = planned(text, *none);
+  auto in = test::PassHarness::random_inputs(*ga, 5);
+  core::Executable xa(std::shared_ptr<const Graph>(std::move(ga)), env, {"cpu", 2});
+  core::Executable xn(std::shared_ptr<const Graph>(std::move(gn)), *none, {"cpu", 1});
+  auto ya = xa.run(in), yn = xn.run(in);
+  ASSERT_EQ(ya.size(), yn.size());
+  for (size_t i = 0; i < ya.size(); ++i) EXPECT_EQ(ya[i].to_double_vector(), yn[i].to_double_vector()) << i;
+}
+
+TEST(PlanMemory, SplitPartsAreViewsOfTheirInput) {
+  auto env = test::memory_env("greedy_by_size", "basic");
+  std::unique_ptr<Graph> g = parse_graph(kSplitParts, "hand");
+  core::ImportOptions io;
+  core::propagate_shapes(*g, *env, io);
+  core::CompileResult r = test::plan_only(*g, *env);
+  EXPECT_EQ(offsets(*g), (std::map<std::string, int64_t>{{"a", 0}, {"s0", 0}, {"s1", 64}, {"e0", 128}, {"e1", 192}}));
+  EXPECT_EQ(g->arena_bytes, 256u);
+  EXPECT_EQ(r.counters["memory.part_views"], 2);
+  EXPECT_TRUE(test::check_arena(*g, env->ops).empty());
+  expect_same_as_no_reuse(kSplitParts, *env);
+}
+
+// Slice: rows 1..2 of a [1, 4, 16] tensor are bytes [64, 192) of it (a view); columns 0..7 of
+// every row (v) and every other row (w) are not one run and get buffers of their own.
+const char* kSlices = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,4,16]
+  const %s1: i64[1] = [1]
+  const %e3: i64[1] = [3]
+  const %s0: i64[1] = [0]
+  const %e8: i64[1] = [8]
+  const %e4: i64[1] = [4]
+  const %ax1: i64[1] = [1]
+  const %ax2: i64[1] = [2]
+  const %st2: i64[1] = [2]
+  %a: f32[1,4,16] = Relu(%x)
+  %u: f32[1,2,16] = Slice(%a, %s1, %e3, %ax1)
+  %v: f32[1,4,8] = Slice(%a, %s0, %e8, %ax2)
+  %w: f32[1,2,16] = Slice(%a, %s0, %e4, %ax1, %st2)
+  %eu: f32[1,2,16] = Erf(%u)
+  %ev: f32[1,4,8] = Erf(%v)
+  %ew: f32[1,2,16] = Erf(%w)
+  %y: f32[1,2,16] = Add(%eu, %ew)
+  output %y
+  output %ev
+}
+)";
+
+TEST(PlanMemory, ContiguousSliceIsAViewOthersCopy) {
+  auto env = test::memory_env("greedy_by_size", "aggressive");
+  std::unique_ptr<Graph> g = parse_graph(kSlices, "hand");
+  core::ImportOptions io;
+  core::propagate_shapes(*g, *env, io);
+  core::CompileResult r = test::plan_only(*g, *env);
+  auto at = offsets(*g);
+  EXPECT_EQ(at.at("u"), at.at("a") + 64);
+  EXPECT_EQ(r.counters["memory.part_views"], 1);
+  for (const char* own : {"v", "w"}) {  // outside a's 256 bytes
+    EXPECT_TRUE(at.at(own) >= at.at("a") + 256 || at.at(own) + 128 <= at.at("a")) << own;
+  }
+  EXPECT_TRUE(test::check_arena(*g, env->ops).empty());
+  expect_same_as_no_reuse(kSlices, *env);
+}
+
+// Pad in place (level aggressive): a [1, 1, 2, 16] image padded by one row above and below is
+// one contiguous run of the [1, 1, 4, 16] output, starting at its second row (byte 64), so
+// Relu writes there and Pad fills only the two border rows. Padding the last axis (q) would
+// not be one run; that Pad copies.
+const char* kPads = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,1,2,16]
+  const %rows: i64[8] = [0,0,1,0,0,0,1,0]
+  const %cols: i64[8] = [0,0,0,1,0,0,0,1]
+  const %value: f32[] = [0.5]
+  %a: f32[1,1,2,16] = Relu(%x)
+  %p: f32[1,1,4,16] = Pad(%a, %rows, %value)
+  %b: f32[1,1,2,16] = Sigmoid(%x)
+  %q: f32[1,1,2,18] = Pad(%b, %cols, %value) {mode="edge"}
+  %y: f32[1,1,4,16] = Erf(%p)
+  %z: f32[1,1,2,18] = Erf(%q)
+  output %y
+  output %z
+}
+)";
+
+TEST(PlanMemory, PadWritesItsInputIntoAContiguousInterior) {
+  auto env = test::memory_env("greedy_by_size", "aggressive");
+  std::unique_ptr<Graph> g = parse_graph(kPads, "hand");
+  core::ImportOptions io;
+  core::propagate_shapes(*g, *env, io);
+  core::CompileResult r = test::plan_only(*g, *env);
+  auto at = offsets(*g);
+  EXPECT_EQ(at.at("a"), at.at("p") + 64);
+  EXPECT_EQ(r.counters["memory.pad_in_place"], 1);
+  EXPECT_TRUE(at.at("b") >= at.at("q") + 192 || at.at("b") + 128 <= at.at("q"));  // q copies b
+  EXPECT_TRUE(test::check_arena(*g, env->ops).empty());
+  expect_same_as_no_reuse(kPads, *env);
+  // At level basic the Pad copies.
+  auto basic = test::memory_env("greedy_by_size", "basic");
+  std::unique_ptr<Graph> gb = parse_graph(kPads, "hand");
+  core::propagate_shapes(*gb, *basic, io);
+  EXPECT_EQ(test::plan_only(*gb, *basic).counters.count("memory.pad_in_place"), 0u);
+}
+
+// The checker refuses a part placed anywhere but where its run of the input lies.
+TEST(ArenaChecker, ReportsASplitPartOutOfPlace) {
+  auto env = test::memory_env("greedy_by_size", "basic");
+  auto g = planned(kSplitParts, *env);
+  for (Value* v : g->values())
+    if (v->name() == "s1") v->arena_offset = 0;  // on s0's bytes
+  std::string err = test::check_arena(*g, env->ops);
+  EXPECT_NE(err.find("overlaps 's1'"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace ge

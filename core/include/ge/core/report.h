@@ -20,6 +20,9 @@ std::map<std::string, int64_t> fusion_counts(const CompileResult& r);
 struct MemoryFigures {
   std::string planner, level;  ///< "" when not reported
   std::optional<int64_t> arena_bytes, lower_bound_bytes, no_reuse_bytes;
+  /// Copies the plan makes unnecessary: Split/Slice outputs placed inside their input, Pad
+  /// inputs written into their output ("memory.part_views", "memory.pad_in_place"; 0 if none).
+  int64_t part_views = 0, pad_in_place = 0;
 };
 MemoryFigures memory_figures(const CompileResult& r);
 

@@ -2,9 +2,11 @@
 //
 // The memory stage turns the graph (in its execution order) into a MemoryProblem: one buffer per
 // produced value with the step that defines it and the last step that reads it, plus the aliases
-// (views: Reshape/Flatten/Squeeze/Unsqueeze/Identity outputs share their input's bytes), in-place
-// candidates (an elementwise op may write over an input that dies at that step) and concat groups
-// (inputs written straight into their slice of a Concat output). A MemoryPlanner assigns offsets;
+// (views: Reshape/Flatten/Squeeze/Unsqueeze/Identity outputs share their input's bytes, and so do
+// Split and Slice parts that are one contiguous run of the input), in-place candidates (an
+// elementwise op may write over an input that dies at that step) and concat groups (inputs
+// written straight into their slice of a Concat output, or into the interior of a Pad output
+// when that interior is contiguous). A MemoryPlanner assigns offsets;
 // the plan is recorded in the IR (Value::arena_offset, Graph::arena_bytes) and the runtime
 // allocates one arena and runs every kernel on offsets into it. Graph inputs, outputs and
 // constants live outside the arena.
@@ -35,8 +37,8 @@ struct MemoryProblem {
   std::vector<BufferRequest> buffers;
   int num_steps = 0;
   uint64_t alignment = 64;  ///< bytes
-  /// "none": no reuse (the pass then uses `naive`); "basic": reuse and views, no in-place or
-  /// Concat in place; "aggressive": everything. Informational: the pass already applied it.
+  /// "none": no reuse (the pass then uses `naive`); "basic": reuse and views, no in-place,
+  /// Concat or Pad in place; "aggressive": everything. Informational: the pass already applied it.
   std::string level = "aggressive";
   /// (output buffer, input buffer): the output may occupy the input's bytes because the input's
   /// last read is the step that writes the output and the op reads each element before writing it.
