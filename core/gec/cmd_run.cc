@@ -83,6 +83,14 @@ int cmd_run(const std::string& model, const CommonOptions& common, CLI::App& sub
       throw ge::Error("--outputs '" + outputs_dir +
                       "' is the --check directory: writing there would overwrite the reference outputs");
   }
+  // References hold the outputs of particular inputs: --check without --inputs takes the inputs
+  // stored beside them (an ONNX test set's input_K.pb), never random ones.
+  if (!check_dir.empty() && inputs_dir.empty()) {
+    if (!fs::exists(fs::path(check_dir) / "input_0.pb"))
+      throw ge::Error("--check '" + check_dir + "' has no input_0.pb: give the inputs its references were made from with "
+                      "--inputs (a model folder: --check its test_data_set_K)");
+    inputs_dir = check_dir;
+  }
   int iterations = sub.get_option("--iterations")->as<int>();
   uint32_t seed = sub.get_option("--seed")->as<uint32_t>();
   ge::core::Tolerance tol;

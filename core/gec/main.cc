@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
   run->add_option("--inputs", "Folder with input_K.pb (default: seeded random inputs); a model with symbolic dims takes several")
       ->default_str("")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  run->add_option("--check", "Folder with output_K.pb references to compare against; a model folder of test_data_set_K "
-                             "(symbolic dims): every set, inputs and references")
+  run->add_option("--check", "Folder with output_K.pb references to compare against (inputs: its input_K.pb unless "
+                             "--inputs is given); a model folder of test_data_set_K (symbolic dims): every set")
       ->default_str("");
   run->add_option("--outputs", "Folder to write output_K.pb into")->default_str("");
   run->add_option("--iterations", "Timed runs after one warm-up")->default_val(0);
