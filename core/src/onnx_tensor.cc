@@ -231,6 +231,18 @@ void blocksize_in_range(onnx::InferenceContext& ctx) {
   if (b < 1 || b >= (int64_t{1} << 31)) fail_shape_inference("blocksize must be in [1, 2^31), got ", b);
 }
 
+/// Einsum's inference in implicit mode (no "->") corrupts the heap when the equation has an
+/// upper-case label (onnx 1.12; "IJ" aborts in free(); fuzz finding). Operators.md allows both
+/// cases; GE's own inference (the registry's) gives the output shape instead.
+void einsum_implicit_lower_case(onnx::InferenceContext& ctx) {
+  const onnx::AttributeProto* a = ctx.getAttribute("equation");
+  if (!a) return;
+  const std::string& eq = a->s();
+  if (eq.find("->") != std::string::npos) return;
+  for (unsigned char c : eq)
+    if (c >= 'A' && c <= 'Z') fail_shape_inference("implicit-output equation '", eq, "' has upper-case labels (left to GE's inference)");
+}
+
 class GuardedSchemas final : public onnx::ISchemaRegistry {
  public:
   const onnx::OpSchema* GetSchema(const std::string& key, const int max_version, const std::string& domain) const override {
@@ -261,6 +273,7 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
     if (op == "STFT") return stft_operand_ranks;
     if (op == "Gemm") return gemm_operands_are_matrices;
     if (op == "DepthToSpace" || op == "SpaceToDepth") return blocksize_in_range;
+    if (op == "Einsum") return einsum_implicit_lower_case;
     if (op == "ConstantOfShape") return shape_input_of_sane_length<0>;
     if (op == "Expand" || op == "Reshape") return shape_input_of_sane_length<1>;
     return nullptr;

@@ -18,6 +18,8 @@
 //   staged_parallel/   a: f32[2,3], b: i64[2,2] → na = NonZero(a), nab = Concat(na, NonZero(b), axis 1):
 //                      two data-dependent nodes neither downstream of the other (the prefix of the
 //                      cut at one holds the other); one test set, references by the definition
+//   einsum_upper/      x: f32[2,3] → Einsum "JI" (implicit output: the labels in alphabetical order,
+//                      Operators.md) → y: f32[3,2] = the transpose; one test set, x[j][i] = 10 j + i
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -269,6 +271,36 @@ void write_staged_parallel(const fs::path& dir) {
   write(int64s({2, 3}, {0, 1, 1, 1, 0, 2}), set / "output_0.pb");
   write(int64s({2, 5}, {0, 1, 1, 0, 1, 1, 0, 2, 0, 1}), set / "output_1.pb");
 }
+void write_einsum_upper(const fs::path& dir) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("ge-tests");
+  m.add_opset_import()->set_version(12);
+  auto* g = m.mutable_graph();
+  g->set_name("einsum_upper");
+  auto* e = add_node(g, "Einsum", "einsum", {"x"}, {"y"});
+  auto* eq = e->add_attribute();
+  eq->set_name("equation");
+  eq->set_type(onnx::AttributeProto::STRING);
+  eq->set_s("JI");
+  auto* vi = g->add_input();
+  vi->set_name("x");
+  auto* tt = vi->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_value(2);
+  tt->mutable_shape()->add_dim()->set_dim_value(3);
+  g->add_output()->set_name("y");
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  write(m, dir / "model.onnx");
+  std::vector<float> x, y;
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 3; ++i) x.push_back(static_cast<float>(10 * j + i));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) y.push_back(static_cast<float>(10 * j + i));  // y[i][j] = x[j][i]
+  const fs::path set = dir / "test_data_set_0";
+  write(floats({2, 3}, x), set / "input_0.pb");
+  write(floats({3, 2}, y), set / "output_0.pb");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -286,5 +318,6 @@ int main(int argc, char** argv) {
   write_dyn_matmul(out / "dyn_matmul");
   write_staged_select(out / "staged_select");
   write_staged_parallel(out / "staged_parallel");
+  write_einsum_upper(out / "einsum_upper");
   return 0;
 }
