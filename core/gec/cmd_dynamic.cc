@@ -187,6 +187,7 @@ int cmd_run_dynamic(const std::string& model, const CommonOptions& common, CLI::
   } else {
     ge::core::DynamicPlan p = compile_gears(model, *env, common, "", &gears);
     auto bytes = std::make_shared<const std::vector<uint8_t>>(ge::core::serialize_dynamic_plan(p, *env));
+    lo.source_kind = "model";
     plan = ge::LoadedPlan::load_bytes(bytes, model, env, lo);
   }
   const double load_ms = ms_since(t0);

@@ -77,13 +77,23 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   else throw ge::Error("--format '" + format + "': expected text, dot, svg, memory-svg or onnx");
 
   if (format == "svg") {
-    // dot reads the DOT text from a temporary file; its SVG goes to -o or stdout.
+    // dot reads the DOT text from a temporary file (a path of ours: no user text reaches the
+    // shell) and writes the SVG to a pipe; -o then gets it atomically like every other format,
+    // so a failing dot leaves no half-written file.
     fs::path dot_file = fs::temp_directory_path() / ("gec_inspect_" + std::to_string(::getpid()) + ".dot");
     write_file_atomic(dot_file.string(), bytes);
-    std::string cmd = "dot -Tsvg '" + dot_file.string() + "'" + (out_path.empty() ? "" : " -o '" + out_path + "'");
-    int rc = std::system(cmd.c_str());
+    const std::string cmd = "dot -Tsvg '" + dot_file.string() + "'";
+    std::string svg;
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    if (pipe) {
+      char buf[1 << 16];
+      for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) svg.append(buf, n);
+    }
+    const int rc = pipe ? ::pclose(pipe) : -1;
     fs::remove(dot_file);
     if (rc != 0) throw ge::Error("graphviz 'dot' failed (exit status " + std::to_string(rc) + ")");
+    if (out_path.empty()) std::fwrite(svg.data(), 1, svg.size(), stdout);
+    else write_file_atomic(out_path, svg);
   } else if (out_path.empty()) {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
   } else {

@@ -55,14 +55,15 @@ std::shared_ptr<LoadedPlan> LoadedPlan::load_bytes(std::shared_ptr<const std::ve
 
 void LoadedPlan::finish_load(const std::string& what, const PlanLoadOptions& opts) {
   what_ = what;
+  label_ = opts.source_kind + " '" + what + "'";
   if (contents_.dynamic) {
     core::DynamicPlan& dp = *contents_.dynamic;
     if (!opts.load.outputs.empty())
-      throw Error("plan '" + what + "' is dynamic: keeping only some outputs at load is not supported for it");
+      throw Error(label_ + " is dynamic: keeping only some outputs at load is not supported for it");
     try {
       for (core::GearGraph& g : dp.gears) load_passes_ = core::run_load_time_passes(*g.graph, *env_, contents_.backend, opts.load);
     } catch (const Error& e) {
-      throw Error("plan '" + what + "': " + e.what());
+      throw Error(label_ + ": " + e.what());
     }
     auto info = [](const core::SymbolicTensor& t) {
       std::vector<int64_t> dims;
@@ -79,7 +80,7 @@ void LoadedPlan::finish_load(const std::string& what, const PlanLoadOptions& opt
   try {
     load_passes_ = core::run_load_time_passes(*contents_.graph, *env_, contents_.backend, opts.load);
   } catch (const Error& e) {
-    throw Error("plan '" + what + "': " + e.what());
+    throw Error(label_ + ": " + e.what());
   }
   for (const Value* v : contents_.graph->inputs()) inputs_.push_back({v->name(), v->dtype, v->shape, ""});
   for (const Value* v : contents_.graph->outputs()) outputs_.push_back({v->name(), v->dtype, v->shape, ""});
@@ -101,9 +102,9 @@ Session LoadedPlan::new_session() const {
     try {
       exe = std::make_unique<core::Executable>(contents_.graph, *env_, core::ExecOptions{contents_.backend, threads_});
     } catch (const UnsupportedError& e) {
-      throw UnsupportedError("plan '" + what_ + "': " + e.what());
+      throw UnsupportedError(label_ + ": " + e.what());
     } catch (const Error& e) {
-      throw Error("plan '" + what_ + "': " + e.what());
+      throw Error(label_ + ": " + e.what());
     }
   }
   return Session(shared_from_this(), std::move(exe));
@@ -123,9 +124,9 @@ std::vector<Tensor> Session::run(const std::vector<Tensor>& inputs) {
   try {
     out = dyn_->run(inputs);
   } catch (const UnsupportedError& e) {
-    throw UnsupportedError("plan '" + plan_->what_ + "': " + e.what());
+    throw UnsupportedError(plan_->label_ + ": " + e.what());
   } catch (const Error& e) {
-    throw Error("plan '" + plan_->what_ + "': " + e.what());
+    throw Error(plan_->label_ + ": " + e.what());
   }
   ran_ = true;
   return out;

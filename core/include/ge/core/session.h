@@ -39,6 +39,9 @@ struct TensorInfo {
 struct PlanLoadOptions {
   core::LoadOptions load;  ///< outputs to keep (the rest are pruned at load)
   int threads = 1;         ///< intra-op threads of each run
+  /// What messages call the source: "plan" (a plan file or bytes), or "model" when the bytes were
+  /// compiled in this process from the model file `what` names (gec run of an ONNX model).
+  std::string source_kind = "plan";
 };
 
 class Session;
@@ -68,7 +71,7 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   /// The graph (a dynamic plan's first gear). A dynamic plan without gears has none: check
   /// is_dynamic() and has_graph() first.
   const Graph& graph() const {
-    if (!contents_.graph) throw Error("plan '" + what_ + "' is dynamic and has no gear: it has no graph until a shape is run");
+    if (!contents_.graph) throw Error(label_ + " is dynamic and has no gear: it has no graph until a shape is run");
     return *contents_.graph;
   }
   bool has_graph() const { return contents_.graph != nullptr; }
@@ -93,7 +96,8 @@ class LoadedPlan : public std::enable_shared_from_this<LoadedPlan> {
   /// Load-time passes and the input/output lists, once contents_ is set (file or bytes).
   void finish_load(const std::string& what, const PlanLoadOptions& opts);
   std::shared_ptr<const core::Environment> env_;
-  std::string what_;  ///< the plan's path (or load_bytes' `what`): messages say "plan 'what': …"
+  std::string what_;  ///< the plan's path (or load_bytes' `what`)
+  std::string label_;  ///< "plan 'what'" (or "model 'what'", PlanLoadOptions::source_kind): messages start with it
   core::PlanContents contents_;
   std::vector<TensorInfo> inputs_, outputs_;
   std::vector<PassInfo> load_passes_;
