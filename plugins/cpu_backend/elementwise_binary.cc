@@ -18,13 +18,13 @@ namespace ge::cpu {
 namespace {
 
 struct AddOp {
-  template <class T> T operator()(T a, T b) const { return static_cast<T>(a + b); }
+  template <class T> T operator()(T a, T b) const { return wrapping(a, b, [](auto x, auto y) { return x + y; }); }
 };
 struct SubOp {
-  template <class T> T operator()(T a, T b) const { return static_cast<T>(a - b); }
+  template <class T> T operator()(T a, T b) const { return wrapping(a, b, [](auto x, auto y) { return x - y; }); }
 };
 struct MulOp {
-  template <class T> T operator()(T a, T b) const { return static_cast<T>(a * b); }
+  template <class T> T operator()(T a, T b) const { return wrapping(a, b, [](auto x, auto y) { return x * y; }); }
 };
 
 /// Integer Div truncates toward zero: the ONNX reference computes np.divide in float64 and

@@ -185,6 +185,20 @@ inline void check_same_numel(const KernelBuildContext& ctx) {
 
 /// A binary Op applied on the compute types of its stored operands; TO is the stored result
 /// (for float32 operands every conversion is the identity and the loop vectorizes as before).
+/// Integer Add, Sub and Mul wrap modulo 2^bits, as numpy's integer arithmetic does (the ONNX
+/// reference is numpy): computed in an unsigned type at least as wide as `unsigned`, since
+/// signed overflow (and uint16·uint16 promoted to int) is undefined behaviour in C++; the
+/// conversion back is modular (C++20). Floating-point types compute as written.
+template <class T> using WrapType =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <class T, class F> T wrapping(T a, T b, F f) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = WrapType<T>;
+    return static_cast<T>(f(static_cast<U>(a), static_cast<U>(b)));
+  } else {
+    return static_cast<T>(f(a, b));
+  }
+}
 template <class TO, class Op> struct WideBinary {
   Op op;
   template <class A, class B> TO operator()(A a, B b) const {

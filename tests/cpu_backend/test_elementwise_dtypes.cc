@@ -244,6 +244,21 @@ TEST(CpuElementwiseDtypes, NegAbsOfIntMinWrap) {
   EXPECT_EQ(values<uint64_t>(out[0]), (std::vector<uint64_t>{0, 1}));
 }
 
+TEST(CpuElementwiseDtypes, IntegerAddSubMulWrap) {
+  // numpy's integer arithmetic wraps modulo 2^bits (C++'s signed overflow is undefined; UBSan
+  // fuzz finding: an int64 Mul of 2^40 by 2^40 in a folded shape subgraph).
+  const int64_t big = int64_t{1} << 40;
+  auto out = harness().run("Mul", {make<int64_t>({2}, {big, 3}), make<int64_t>({2}, {big, -5})}, {{DT::Int64, {2}}});
+  EXPECT_EQ(values<int64_t>(out[0]), (std::vector<int64_t>{0, -15}));  // 2^80 = 0 mod 2^64
+  out = harness().run("Add", {make<int64_t>({1}, {INT64_MAX}), make<int64_t>({1}, {1})}, {{DT::Int64, {1}}});
+  EXPECT_EQ(values<int64_t>(out[0]), (std::vector<int64_t>{INT64_MIN}));
+  out = harness().run("Sub", {make<int32_t>({1}, {INT32_MIN}), make<int32_t>({1}, {1})}, {{DT::Int32, {1}}});
+  EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{INT32_MAX}));
+  // uint16 · uint16 would overflow the int it promotes to: 65535² = 4294836225 = 1 mod 2^16.
+  out = harness().run("Mul", {make<uint16_t>({1}, {65535}), make<uint16_t>({1}, {65535})}, {{DT::UInt16, {1}}});
+  EXPECT_EQ(values<uint16_t>(out[0]), (std::vector<uint16_t>{1}));
+}
+
 TEST(CpuElementwiseDtypes, ModNegativeOperandsBothWays) {
   const std::vector<int32_t> a = {7, -7, 7, -7, 6, INT32_MIN, 5};
   const std::vector<int32_t> b = {3, 3, -3, -3, 3, -1, 0};
