@@ -83,9 +83,12 @@ void infer_conv(InferContext& ctx) {
     ctx.fail("W " + w.str() + " must have the rank of X " + x.str());
   const int64_t group = int_attr(ctx, "group", 1);
   if (group < 1) ctx.fail("group must be >= 1");
-  if (x[1] != w[1] * group)
+  // W[1]·group computed with an overflow check (a group near INT64_MAX: UBSan fuzz finding).
+  int64_t expected = 0;
+  if (__builtin_mul_overflow(w[1], group, &expected) || x[1] != expected)
     ctx.fail("X has " + std::to_string(x[1]) + " channels but W " + w.str() + " with group " +
-             std::to_string(group) + " expects " + std::to_string(w[1] * group));
+             std::to_string(group) + " expects " +
+             (__builtin_mul_overflow(w[1], group, &expected) ? std::string("more than 2^63") : std::to_string(expected)));
   if (w[0] % group != 0)
     ctx.fail("W's output channels " + std::to_string(w[0]) + " are not divisible by group");
   if (ctx.has_input(2) && !(ctx.input_shape(2) == Shape{w[0]}))
