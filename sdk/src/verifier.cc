@@ -1,12 +1,73 @@
 #include "ge/sdk/verifier.h"
 
+#include <memory>
 #include <unordered_set>
 
 #include "ge/sdk/error.h"
 
 namespace ge {
 
-std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry) {
+namespace {
+
+/// Re-runs every node's shape inference on the node's recorded inputs and compares the result
+/// with its recorded outputs. Inference writes the node's output values, so each output's dtype,
+/// shape and data are put back right after (also when inference throws): the graph leaves as it
+/// came, with no copy of it made (a whole-graph clone was most of the cost of this check on large
+/// graphs). Each node is judged on its own recorded inputs, so a problem is reported at the node
+/// whose outputs disagree with its inputs, not again at every node downstream of it.
+void check_inference(Graph& g, const OpRegistry& registry, std::vector<std::string>& problems) {
+  struct Saved {
+    Value* v;
+    DataType dtype;
+    Shape shape;
+    std::shared_ptr<const Tensor> data;
+  };
+  std::vector<Saved> saved;
+  for (Node* n : g.topological_order()) {
+    int64_t opset = g.opset(n->domain());
+    // A domain the graph does not import (GE's "ge" ops added by passes): newest definition.
+    const OpDef* def = opset > 0 ? registry.find(n->domain(), n->op_type(), opset) : registry.find_any(n->domain(), n->op_type());
+    if (def && opset == 0) opset = def->since_version;
+    if (!def) {
+      problems.push_back(n->describe() + ": op is not in the registry");
+      continue;
+    }
+    if (!def->infer) continue;
+    saved.clear();
+    for (Value* o : n->outputs())
+      if (o) saved.push_back({o, o->dtype, o->shape, o->data});
+    auto restore = [&] {
+      for (Saved& s : saved) {
+        s.v->dtype = s.dtype;
+        s.v->shape = std::move(s.shape);
+        s.v->data = std::move(s.data);
+      }
+    };
+    try {
+      InferContext ctx(*n, *def, opset);
+      def->infer(ctx);
+    } catch (const UnknownValueError&) {
+      restore();
+      continue;  // shape depends on run-time data; the importer took the model's declared shape
+    } catch (const Error& e) {
+      restore();
+      problems.push_back(e.what());
+      continue;
+    } catch (...) {
+      restore();
+      throw;
+    }
+    for (const Saved& s : saved)
+      if (s.v->dtype != s.dtype || s.v->shape != s.shape)
+        problems.push_back(n->describe() + ": output '" + s.v->name() + "' is recorded as " + std::string(dtype_name(s.dtype)) +
+                           s.shape.str() + " but the op infers " + std::string(dtype_name(s.v->dtype)) + s.v->shape.str());
+    restore();
+  }
+}
+
+/// The structural checks; `graph_for_inference` (g itself, or a copy of it) gets the inference
+/// check when they found nothing.
+std::vector<std::string> verify(const Graph& g, const OpRegistry* registry, Graph* (*graph_for_inference)(const Graph&, std::unique_ptr<Graph>&)) {
   std::vector<std::string> problems;
   std::unordered_set<const Node*> in_graph;
   for (Node* n : g.nodes()) in_graph.insert(n);
@@ -43,49 +104,34 @@ std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry
     if (!available(v)) problems.push_back("graph output '" + v->name() + "' is never produced");
 
   if (registry && problems.empty()) {
-    // Re-run shape inference on a copy and compare with the recorded types and shapes.
-    std::unique_ptr<Graph> copy = g.clone();
-    for (Node* n : copy->topological_order()) {
-      int64_t opset = copy->opset(n->domain());
-      // A domain the graph does not import (GE's "ge" ops added by passes): newest definition.
-      const OpDef* def = opset > 0 ? registry->find(n->domain(), n->op_type(), opset)
-                                   : registry->find_any(n->domain(), n->op_type());
-      if (def && opset == 0) opset = def->since_version;
-      if (!def) {
-        problems.push_back(n->describe() + ": op is not in the registry");
-        continue;
-      }
-      if (!def->infer) continue;
-      std::vector<std::pair<DataType, Shape>> recorded;
-      for (Value* o : n->outputs()) recorded.emplace_back(o ? o->dtype : DataType::Undefined, o ? o->shape : Shape{});
-      try {
-        InferContext ctx(*n, *def, opset);
-        def->infer(ctx);
-      } catch (const UnknownValueError&) {
-        continue;  // shape depends on run-time data; the importer took the model's declared shape
-      } catch (const Error& e) {
-        problems.push_back(e.what());
-        continue;
-      }
-      for (size_t i = 0; i < n->num_outputs(); ++i) {
-        Value* o = n->output(i);
-        if (!o) continue;
-        if (o->dtype != recorded[i].first || o->shape != recorded[i].second)
-          problems.push_back(n->describe() + ": output '" + o->name() + "' is recorded as " +
-                             std::string(dtype_name(recorded[i].first)) + recorded[i].second.str() +
-                             " but the op infers " + std::string(dtype_name(o->dtype)) + o->shape.str());
-      }
-    }
+    std::unique_ptr<Graph> keep;
+    check_inference(*graph_for_inference(g, keep), *registry, problems);
   }
   return problems;
 }
 
-void verify_graph_or_throw(const Graph& g, const OpRegistry* registry) {
-  auto problems = verify_graph(g, registry);
+}  // namespace
+
+std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry) {
+  return verify(g, registry, [](const Graph& h, std::unique_ptr<Graph>& keep) { return (keep = h.clone()).get(); });
+}
+
+std::vector<std::string> verify_graph(Graph& g, const OpRegistry* registry) {
+  // In place: check_inference puts back every output it re-infers. The const_cast undoes only
+  // the const that verify() takes for the structural checks; `g` is the caller's mutable graph.
+  return verify(g, registry, [](const Graph& h, std::unique_ptr<Graph>&) { return const_cast<Graph*>(&h); });
+}
+
+namespace {
+void throw_problems(const Graph& g, const std::vector<std::string>& problems) {
   if (problems.empty()) return;
   std::string msg = "graph '" + g.name + "' is invalid: " + problems[0];
   if (problems.size() > 1) msg += " (and " + std::to_string(problems.size() - 1) + " more problems)";
   throw InvalidGraphError(msg);
 }
+}  // namespace
+
+void verify_graph_or_throw(const Graph& g, const OpRegistry* registry) { throw_problems(g, verify_graph(g, registry)); }
+void verify_graph_or_throw(Graph& g, const OpRegistry* registry) { throw_problems(g, verify_graph(g, registry)); }
 
 }  // namespace ge

@@ -40,8 +40,10 @@
 /// definitions and passes from a plugin built before 1.6.
 /// 1.7: kernels that allocate their outputs at run (KernelDef::allocates_outputs,
 /// KernelBuildContext::dynamic_outputs) for ops whose output shape depends on input values.
+/// 1.8: verify_graph / verify_graph_or_throw on a mutable Graph& check inference in place
+/// (verifier.h), without copying the graph.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 7
+#define GE_SDK_ABI_MINOR 8
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {
