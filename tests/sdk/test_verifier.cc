@@ -50,12 +50,19 @@ TEST(Verifier, CatchesAnUnproducedOutput) {
   EXPECT_EQ(problems[0], "graph output 'nothing' is never produced");
 }
 
-TEST(Verifier, ChecksShapesAgainstTheRegistry) {
-  OpRegistry reg;
+namespace {
+/// A registry with Relu, whose output takes its input's dtype and shape.
+void add_relu(OpRegistry& reg) {
   OpDef relu;
   relu.op_type = "Relu";
   relu.infer = [](InferContext& c) { c.set_output(0, c.input_type(0), c.input_shape(0)); };
   reg.add(relu);
+}
+}  // namespace
+
+TEST(Verifier, ChecksShapesAgainstTheRegistry) {
+  OpRegistry reg;
+  add_relu(reg);
   Graph g;
   g.opsets[""] = 13;
   Value* x = g.add_input("x", DataType::Float32, {4});
@@ -72,10 +79,7 @@ TEST(Verifier, ChecksShapesAgainstTheRegistry) {
 // recorded inputs — once, not again downstream.
 TEST(Verifier, InPlaceCheckLeavesTheGraphAsItWasAndReportsOnlyTheNodeAtFault) {
   OpRegistry reg;
-  OpDef relu;
-  relu.op_type = "Relu";
-  relu.infer = [](InferContext& c) { c.set_output(0, c.input_type(0), c.input_shape(0)); };
-  reg.add(relu);
+  add_relu(reg);
   OpDef shape;
   shape.op_type = "Shape";
   shape.infer = [](InferContext& c) {
