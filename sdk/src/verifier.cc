@@ -1,6 +1,5 @@
 #include "ge/sdk/verifier.h"
 
-#include <memory>
 #include <unordered_set>
 
 #include "ge/sdk/error.h"
@@ -65,9 +64,9 @@ void check_inference(Graph& g, const OpRegistry& registry, std::vector<std::stri
   }
 }
 
-/// The structural checks; `graph_for_inference` (g itself, or a copy of it) gets the inference
-/// check when they found nothing.
-std::vector<std::string> verify(const Graph& g, const OpRegistry* registry, Graph* (*graph_for_inference)(const Graph&, std::unique_ptr<Graph>&)) {
+/// Acyclic, every input produced by a node of this graph, producer/use links consistent, every
+/// graph output produced.
+std::vector<std::string> structural_problems(const Graph& g) {
   std::vector<std::string> problems;
   std::unordered_set<const Node*> in_graph;
   for (Node* n : g.nodes()) in_graph.insert(n);
@@ -103,23 +102,21 @@ std::vector<std::string> verify(const Graph& g, const OpRegistry* registry, Grap
   for (Value* v : g.outputs())
     if (!available(v)) problems.push_back("graph output '" + v->name() + "' is never produced");
 
-  if (registry && problems.empty()) {
-    std::unique_ptr<Graph> keep;
-    check_inference(*graph_for_inference(g, keep), *registry, problems);
-  }
   return problems;
 }
 
 }  // namespace
 
 std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry) {
-  return verify(g, registry, [](const Graph& h, std::unique_ptr<Graph>& keep) { return (keep = h.clone()).get(); });
+  std::vector<std::string> problems = structural_problems(g);
+  if (registry && problems.empty()) check_inference(*g.clone(), *registry, problems);
+  return problems;
 }
 
 std::vector<std::string> verify_graph(Graph& g, const OpRegistry* registry) {
-  // In place: check_inference puts back every output it re-infers. The const_cast undoes only
-  // the const that verify() takes for the structural checks; `g` is the caller's mutable graph.
-  return verify(g, registry, [](const Graph& h, std::unique_ptr<Graph>&) { return const_cast<Graph*>(&h); });
+  std::vector<std::string> problems = structural_problems(g);
+  if (registry && problems.empty()) check_inference(g, *registry, problems);  // puts back what it infers
+  return problems;
 }
 
 namespace {
