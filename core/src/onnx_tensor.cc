@@ -171,6 +171,29 @@ void same_rank_as_x(onnx::InferenceContext& ctx) {
   if (x >= 0 && k >= 0 && x != k) fail_shape_inference("W has rank ", k, ", X rank ", x, "; they must be equal");
 }
 
+/// Conv, ConvInteger, QLinearConv, ConvTranspose and the pools (AveragePool, MaxPool, LpPool):
+/// onnx 1.12's convPoolShapeInference divides by each stride unchecked (AveragePool with
+/// strides [0, 2] raised SIGFPE; fuzz finding) and computes the window extent in int64. The
+/// same bounds as GE's own inference (registry/src/nn.cc window_output): kernel_shape, strides
+/// and dilations in [1, 2^31), pads in [0, 2^59].
+void window_attributes_in_range(onnx::InferenceContext& ctx) {
+  constexpr int64_t kMaxWindow = (int64_t{1} << 31) - 1, kMaxPad = int64_t{1} << 59;
+  for (const char* name : {"kernel_shape", "strides", "dilations"})
+    if (const onnx::AttributeProto* a = ctx.getAttribute(name))
+      for (int64_t v : a->ints())
+        if (v < 1 || v > kMaxWindow) fail_shape_inference(name, " must be in [1, 2^31), got ", v);
+  if (const onnx::AttributeProto* a = ctx.getAttribute("pads"))
+    for (int64_t v : a->ints())
+      if (v < 0 || v > kMaxPad) fail_shape_inference("pads must be in [0, 2^59], got ", v);
+}
+
+/// The convolutions: both checks above.
+template <size_t w>
+void conv_operands_and_window(onnx::InferenceContext& ctx) {
+  same_rank_as_x<w>(ctx);
+  window_attributes_in_range(ctx);
+}
+
 /// MaxUnpool without output_shape takes the channels from I's dim 1 unchecked.
 void indices_of_rank_two(onnx::InferenceContext& ctx) {
   const bool output_shape = ctx.getNumInputs() > 2 && ctx.getInputType(2);
@@ -265,8 +288,9 @@ class GuardedSchemas final : public onnx::ISchemaRegistry {
   /// The check to run before the op's onnx 1.12 inference function, or null.
   static Guard guard_for(const std::string& op, const std::string& domain) {
     if (!domain.empty() && domain != "ai.onnx") return nullptr;
-    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return same_rank_as_x<1>;
-    if (op == "QLinearConv") return same_rank_as_x<3>;
+    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose") return conv_operands_and_window<1>;
+    if (op == "QLinearConv") return conv_operands_and_window<3>;
+    if (op == "AveragePool" || op == "MaxPool" || op == "LpPool") return window_attributes_in_range;
     if (op == "MaxUnpool") return indices_of_rank_two;
     if (op == "LayerNormalization") return axis_within_rank;
     if (op == "RNN" || op == "GRU" || op == "LSTM") return x_of_rank_three;
