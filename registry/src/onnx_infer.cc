@@ -93,6 +93,19 @@ void check_before_onnx_inference(InferContext& ctx) {
                                                 !std::isfinite(t->to_double_vector()[0]))
         ctx.fail(std::string(i == 0 ? "start" : i == 1 ? "limit" : "delta") + " is " +
                  std::to_string(t->to_double_vector()[0]) + "; Range needs finite operands");
+  // ...and casts a count past int64's range (limit 2^63 from start 0, delta 1) just as blindly
+  // (the cpu kernel's cast of it was UB: fuzz finding). A Shape holds at most 2^59 elements
+  // (sdk/src/types.cc), so a larger count is refused here, naming it.
+  if (op == "Range" && n.num_inputs() == 3) {
+    const Tensor *s = ctx.input_data(0), *l = ctx.input_data(1), *d = ctx.input_data(2);
+    if (s && l && d && s->numel() == 1 && l->numel() == 1 && d->numel() == 1) {
+      const double start = s->to_double_vector()[0], limit = l->to_double_vector()[0], delta = d->to_double_vector()[0];
+      const double count = delta != 0 ? std::ceil((limit - start) / delta) : 0;
+      if (count > static_cast<double>(int64_t{1} << 59))
+        ctx.fail("Range from " + std::to_string(start) + " to " + std::to_string(limit) + " by " + std::to_string(delta) +
+                 " yields " + std::to_string(count) + " elements, more than a tensor holds (2^59)");
+    }
+  }
   // Gemm's old forms read dims 0 and 1 of A and B unchecked.
   if (op == "Gemm")
     for (size_t i = 0; i < 2; ++i)
