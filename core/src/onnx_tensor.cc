@@ -175,7 +175,8 @@ void same_rank_as_x(onnx::InferenceContext& ctx) {
 /// onnx 1.12's convPoolShapeInference divides by each stride unchecked (AveragePool with
 /// strides [0, 2] raised SIGFPE; fuzz finding) and computes the window extent in int64. The
 /// same bounds as GE's own inference (registry/src/nn.cc window_output): kernel_shape, strides
-/// and dilations in [1, 2^31), pads in [0, 2^59].
+/// and dilations in [1, 2^31), pads in [0, 2^59]; and no auto_pad remainder loop that would run
+/// for minutes (below).
 void window_attributes_in_range(onnx::InferenceContext& ctx) {
   constexpr int64_t kMaxWindow = (int64_t{1} << 31) - 1, kMaxPad = int64_t{1} << 59;
   for (const char* name : {"kernel_shape", "strides", "dilations"})
@@ -185,6 +186,24 @@ void window_attributes_in_range(onnx::InferenceContext& ctx) {
   if (const onnx::AttributeProto* a = ctx.getAttribute("pads"))
     for (int64_t v : a->ints())
       if (v < 0 || v > kMaxPad) fail_shape_inference("pads must be in [0, 2^59], got ", v);
+  // Without pads and with an auto_pad attribute whose string is not "VALID" (NOTSET, SAME_*, or
+  // an attribute of another type, whose string is empty), onnx 1.12 takes each spatial dim
+  // modulo its stride by repeated subtraction: dim / stride iterations (a MaxPool over a dim of
+  // 2^40 with stride 2 ran for hours; fuzz finding). Past 2^24 iterations onnx's inference
+  // stops here and GE's gives the shape.
+  const onnx::AttributeProto* auto_pad = ctx.getAttribute("auto_pad");
+  const onnx::TypeProto* x = ctx.getNumInputs() > 0 ? ctx.getInputType(0) : nullptr;
+  if (!auto_pad || auto_pad->s() == "VALID" || ctx.getAttribute("pads") || !x || !x->has_tensor_type() ||
+      !x->tensor_type().has_shape())
+    return;
+  const onnx::AttributeProto* strides = ctx.getAttribute("strides");
+  const auto& dims = x->tensor_type().shape().dim();
+  for (int i = 2; i < dims.size(); ++i) {
+    const int64_t stride = strides && i - 2 < strides->ints_size() ? strides->ints(i - 2) : 1;
+    if (dims[i].has_dim_value() && stride > 1 && dims[i].dim_value() / stride > (int64_t{1} << 24))
+      fail_shape_inference("spatial dim ", dims[i].dim_value(), " with stride ", stride, " under auto_pad '", auto_pad->s(),
+                           "' (left to GE's inference)");
+  }
 }
 
 /// The convolutions: both checks above.
