@@ -15,9 +15,12 @@ using namespace ops;
 float attr(const KernelBuildContext& c, const char* name, float dflt) { return c.node.attrs.get_float(name, dflt); }
 
 /// PRelu-16: x < 0 ? slope x : x, slope broadcast unidirectionally to x (ONNX
-/// docs/Broadcasting.md), through the same strided plan as the binary ops.
+/// docs/Broadcasting.md), through the same strided plan as the binary ops. Integer products wrap
+/// modulo 2^bits as Mul's do (a signed overflow was undefined; fuzz finding, UBSan).
 struct PReluOp {
-  template <class T> T operator()(T x, T s) const { return x < T(0) ? s * x : x; }
+  template <class T> T operator()(T x, T s) const {
+    return x < T(0) ? wrapping(s, x, [](auto a, auto b) { return a * b; }) : x;
+  }
 };
 
 template <class T>

@@ -448,6 +448,11 @@ TEST(CpuElementwiseDtypes, ClipShrinkPReluOnIntegersAndFloat16) {
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{-0.5f, 2, -6, 4}));
   out = harness().run("PRelu", {make<int64_t>({3}, {-4, 0, 4}), make<int64_t>({}, {3})}, {{DT::Int64, {3}}});
   EXPECT_EQ(values<int64_t>(out[0]), (std::vector<int64_t>{-12, 0, 4}));
+  // Integer slope products wrap modulo 2^32 as Mul's do (a signed overflow was undefined; fuzz
+  // finding, UBSan): (-251715840)^2 = 63 360 864 106 905 600 ≡ -977207296 (mod 2^32).
+  out = harness().run("PRelu", {make<int32_t>({2}, {-251715840, 5}), make<int32_t>({2}, {-251715840, -251715840})},
+                      {{DT::Int32, {2}}});
+  EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{-977207296, 5}));
 }
 
 TEST(CpuElementwiseDtypes, UnsupportedCombinationsNameOpNodeAndDtype) {
