@@ -276,7 +276,13 @@ class TriluKernel final : public Kernel {
   TriluKernel(int64_t batch, int64_t n, int64_t m, bool upper, std::optional<int64_t> k, int threads)
       : batch_(batch), n_(n), m_(m), upper_(upper), k_(k), threads_(threads) {}
   void run(KernelIO& io) override {
-    const int64_t k = k_ ? *k_ : (has_io_input(io, 1) ? io.inputs[1].to_int64_vector().at(0) : 0);
+    int64_t k = k_ ? *k_ : 0;
+    if (!k_ && has_io_input(io, 1)) {
+      const std::vector<int64_t> kv = io.inputs[1].to_int64_vector();
+      if (kv.size() != 1)
+        throw Error("Trilu: input k must hold one element (a scalar), got " + std::to_string(kv.size()));
+      k = kv[0];
+    }
     const U* x = io.inputs[0].data_as<U>();
     U* y = io.outputs[0].data_as<U>();
     const int64_t n = n_, m = m_;
@@ -311,6 +317,10 @@ std::unique_ptr<Kernel> make_trilu(const KernelBuildContext& ctx) {
   if (in.rank() < 2) throw InvalidGraphError(at_node(ctx) + "Trilu input must have rank >= 2, got " + in.str());
   expect_output_shape(ctx, in);
   std::optional<int64_t> k;
+  // ONNX Trilu: k is a 0-D tensor; a one-element 1-D one is taken too, as ONNX Runtime does.
+  if (ctx.has_input(1) && ctx.input_shape(1).numel() != 1)
+    throw InvalidGraphError(at_node(ctx) + "Trilu input k must hold one element (a scalar), got shape " +
+                            ctx.input_shape(1).str());
   if (!ctx.has_input(1)) k = 0;
   else if (auto v = const_ints(ctx, 1)) k = v->at(0);
   const int64_t n = in[in.rank() - 2], m = in[in.rank() - 1];
