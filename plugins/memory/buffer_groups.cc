@@ -7,7 +7,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <unordered_map>
 
 namespace ge::memory {
 namespace {
@@ -18,25 +17,27 @@ bool is_view_op(const Node& n, const OpRegistry& ops) {
   return def && def->view;
 }
 
+/// Step of every node and group of every planned value, in vectors indexed by Node::id and
+/// Value::id (ir.h): -1 = not in the order / not planned.
 class Grouping {
  public:
-  Grouping(const std::vector<Node*>& order) {
-    for (int s = 0; s < static_cast<int>(order.size()); ++s) step_[order[s]] = s;
+  Grouping(const Graph& g, const std::vector<Node*>& order)
+      : step_(g.node_id_bound(), -1), where_(g.value_id_bound(), {-1, 0}) {
+    for (int s = 0; s < static_cast<int>(order.size()); ++s) step_[order[s]->id()] = s;
     for (int s = 0; s < static_cast<int>(order.size()); ++s)
       for (Value* v : order[s]->outputs()) {
         if (!is_planned(v)) continue;
         int last = s;
-        for (const Use& u : v->uses())
-          if (step_.count(u.node)) last = std::max(last, step_[u.node]);
-        where_[v] = {static_cast<int>(groups_.size()), 0};
+        for (const Use& u : v->uses()) last = std::max(last, step_[u.node->id()]);
+        where_[v->id()] = {static_cast<int>(groups_.size()), 0};
         groups_.push_back({{{v, 0}}, v->nbytes(), s, last});
       }
   }
-  bool has(const Value* v) const { return v && where_.count(v); }
-  BufferGroup& group_of(const Value* v) { return groups_[where_.at(v).first]; }
-  int gid(const Value* v) const { return where_.at(v).first; }
-  uint64_t offset_in_group(const Value* v) const { return where_.at(v).second; }
-  int step(const Node* n) const { return step_.at(n); }
+  bool has(const Value* v) const { return v && where_[v->id()].first >= 0; }
+  BufferGroup& group_of(const Value* v) { return groups_[static_cast<size_t>(gid(v))]; }
+  int gid(const Value* v) const { return where_[v->id()].first; }
+  uint64_t offset_in_group(const Value* v) const { return where_[v->id()].second; }
+  int step(const Node* n) const { return step_[n->id()]; }
 
   /// Moves child's group into parent's at `offset` (child's root lands there).
   void merge(const Value* child, const Value* parent, uint64_t offset) {
@@ -45,7 +46,7 @@ class Grouping {
     BufferGroup &gc = groups_[c], &gp = groups_[p];
     for (GroupMember m : gc.members) {
       m.offset += offset;
-      where_[m.value] = {p, m.offset};
+      where_[m.value->id()] = {p, m.offset};
       gp.members.push_back(m);
     }
     gp.bytes = std::max(gp.bytes, offset + gc.bytes);
@@ -61,8 +62,8 @@ class Grouping {
   }
 
  private:
-  std::unordered_map<const Node*, int> step_;
-  std::unordered_map<const Value*, std::pair<int, uint64_t>> where_;  // group, offset in it
+  std::vector<int> step_;
+  std::vector<std::pair<int, uint64_t>> where_;  // group, offset in it
   std::vector<BufferGroup> groups_;
 };
 
@@ -285,7 +286,7 @@ bool is_planned(const Value* v) {
 
 std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& order, const OpRegistry& ops,
                                       const AliasOptions& opts, std::vector<const Value*>* concat_inputs) {
-  Grouping G(order);
+  Grouping G(g, order);
   for (Node* n : order) {
     if (opts.views && is_view_op(*n, ops) && G.has(n->input(0)) && G.has(n->output(0)) &&
         n->input(0)->nbytes() == n->output(0)->nbytes())
@@ -341,19 +342,34 @@ std::vector<std::vector<int>> group_conflicts(const std::vector<BufferGroup>& gr
   return out;
 }
 
-uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
+uint64_t live_bytes_lower_bound(const Graph& g, const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
                                 uint64_t alignment) {
-  std::unordered_map<const Node*, int> step;
-  for (int s = 0; s < static_cast<int>(order.size()); ++s) step[order[s]] = s;
+  std::vector<int> step(g.node_id_bound(), -1);  // by Node::id; -1 = not in the order
+  for (int s = 0; s < static_cast<int>(order.size()); ++s) step[order[s]->id()] = s;
+  auto step_of = [&](const Node* n) {
+    if (step[n->id()] < 0) throw Error(n->describe() + " produces a planned value but is not in the node order");
+    return step[n->id()];
+  };
   std::vector<uint64_t> live(order.size() + 1, 0);
+  // A group of one member adds its aligned bytes over its whole life: a difference array
+  // (+ at the first step, − after the last), summed once at the end.
+  std::vector<int64_t> delta(order.size() + 2, 0);
   for (const BufferGroup& grp : groups) {
+    if (grp.members.size() == 1) {
+      const Value* v = grp.members[0].value;
+      int def = step_of(v->producer()), last = def;
+      for (const Use& u : v->uses()) last = std::max(last, step[u.node->id()]);
+      const auto bytes = static_cast<int64_t>((v->nbytes() + alignment - 1) / alignment * alignment);
+      delta[static_cast<size_t>(def)] += bytes;
+      delta[static_cast<size_t>(last) + 1] -= bytes;
+      continue;
+    }
     // Per step, the union of the live members' byte ranges (views and in-place pairs coincide,
     // Concat slices are disjoint until the output is defined).
     std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> ranges;
     for (const GroupMember& m : grp.members) {
-      int def = step.at(m.value->producer()), last = def;
-      for (const Use& u : m.value->uses())
-        if (step.count(u.node)) last = std::max(last, step.at(u.node));
+      int def = step_of(m.value->producer()), last = def;
+      for (const Use& u : m.value->uses()) last = std::max(last, step[u.node->id()]);
       for (int s = def; s <= last; ++s) ranges[s].push_back({m.offset, m.offset + m.value->nbytes()});
     }
     for (auto& [s, rs] : ranges) {
@@ -366,6 +382,11 @@ uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const st
       }
       live[s] += (covered + alignment - 1) / alignment * alignment;
     }
+  }
+  int64_t running = 0;
+  for (size_t s = 0; s < live.size(); ++s) {
+    running += delta[s];
+    live[s] += static_cast<uint64_t>(running);
   }
   return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
 }

@@ -54,8 +54,9 @@ std::vector<BufferGroup> build_groups(const Graph& g, const std::vector<Node*>& 
 std::vector<std::vector<int>> group_conflicts(const std::vector<BufferGroup>& groups, const StreamOrder& order);
 
 /// Max over steps of the bytes live (each group counting the union of its live members'
-/// ranges, rounded up to `alignment`): no planner of these groups can do better.
-uint64_t live_bytes_lower_bound(const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
+/// ranges, rounded up to `alignment`): no planner of these groups can do better. `order` is a
+/// topological order of g's nodes.
+uint64_t live_bytes_lower_bound(const Graph& g, const std::vector<BufferGroup>& groups, const std::vector<Node*>& order,
                                 uint64_t alignment);
 
 }  // namespace ge::memory

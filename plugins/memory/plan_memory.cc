@@ -16,8 +16,6 @@
 // arena, so pipeline stages need nothing here.
 #include <algorithm>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "buffer_groups.h"
 #include "ge/sdk/error.h"
@@ -41,12 +39,12 @@ std::string string_option(const PassContext& ctx, const std::string& key, const 
   return name;
 }
 
-bool is_topological(const std::vector<Node*>& order) {
-  std::unordered_set<const Node*> done;
+bool is_topological(const Graph& g, const std::vector<Node*>& order) {
+  std::vector<char> done(g.node_id_bound(), 0);  // by Node::id
   for (const Node* n : order) {
     for (const Value* in : n->inputs())
-      if (in && in->producer() && !done.count(in->producer())) return false;
-    done.insert(n);
+      if (in && in->producer() && !done[in->producer()->id()]) return false;
+    done[n->id()] = 1;
   }
   return true;
 }
@@ -102,7 +100,7 @@ class PlanMemory final : public Pass {
     // A multi-stream schedule fixes the order (the schedule stage issued it); one stream may be
     // re-sorted.
     std::unique_ptr<StreamOrder> streams;
-    if (!is_multi_stream(g) && !is_topological(g.nodes())) g.sort_topologically();
+    if (!is_multi_stream(g) && !is_topological(g, g.nodes())) g.sort_topologically();
     // Pipelined graphs run stage by stage, each in-flight request in its own arena: StreamOrder
     // checks that stages are contiguous in graph order, the order planned here.
     if (is_multi_stream(g) || g.schedule.pipeline_stages > 1) {
@@ -153,7 +151,7 @@ class PlanMemory final : public Pass {
     // The bound uses every legal alias whatever the level, so declining to alias cannot raise it.
     const std::vector<BufferGroup> all = build_groups(g, order, ctx.ops(), AliasOptions{});
     ctx.count("memory.arena_bytes", static_cast<int64_t>(plan.arena_bytes));
-    ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(all, order, alignment)));
+    ctx.count("memory.lower_bound_bytes", static_cast<int64_t>(live_bytes_lower_bound(g, all, order, alignment)));
     ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, alignment)));
     if (part_views) ctx.count("memory.part_views", part_views);
     if (pads_in_place) ctx.count("memory.pad_in_place", pads_in_place);

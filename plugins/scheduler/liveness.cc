@@ -2,28 +2,39 @@
 #include "liveness.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ge::sched {
 
-uint64_t peak_live_bytes(const std::vector<Node*>& order) {
-  std::unordered_map<const Value*, size_t> readers;  // reads not yet done, per produced value
+uint64_t peak_live_bytes(const Graph& g, const std::vector<Node*>& order) {
+  std::vector<size_t> readers(g.value_id_bound(), 0);  // reads not yet done, by Value::id
   for (const Node* n : order)
     for (const Value* v : n->inputs())
-      if (v && v->producer()) ++readers[v];
+      if (v && v->producer()) ++readers[v->id()];
   uint64_t live = 0, peak = 0;
   for (const Node* n : order) {
     for (const Value* o : n->outputs())
       if (o) live += o->nbytes();
     peak = std::max(peak, live);
-    for (const Value* o : n->outputs())  // an output nobody reads dies at once (unless an output)
-      if (o && !o->is_graph_output() && !readers.count(o)) live -= o->nbytes();
+    // An output nobody reads dies at once (unless a graph output); in a topological order its
+    // readers all come later, so none has been counted down yet.
+    for (const Value* o : n->outputs())
+      if (o && !o->is_graph_output() && readers[o->id()] == 0) live -= o->nbytes();
     for (const Value* v : n->inputs()) {
       if (!v || !v->producer()) continue;
-      if (--readers[v] == 0 && !v->is_graph_output()) live -= v->nbytes();
+      if (--readers[v->id()] == 0 && !v->is_graph_output()) live -= v->nbytes();
     }
   }
   return peak;
+}
+
+bool is_topological(const Graph& g, const std::vector<Node*>& order) {
+  std::vector<char> done(g.node_id_bound(), 0);  // by Node::id
+  for (const Node* n : order) {
+    for (const Value* v : n->inputs())
+      if (v && v->producer() && !done[v->producer()->id()]) return false;
+    done[n->id()] = 1;
+  }
+  return true;
 }
 
 }  // namespace ge::sched

@@ -9,20 +9,11 @@
 #include <set>
 
 #include "ge/sdk/error.h"
+#include "liveness.h"
 #include "registration.h"
 
 namespace ge::sched {
 namespace {
-
-bool is_topological(const std::vector<Node*>& order) {
-  std::set<const Node*> done;
-  for (const Node* n : order) {
-    for (const Value* v : n->inputs())
-      if (v && v->producer() && !done.count(v->producer())) return false;
-    done.insert(n);
-  }
-  return true;
-}
 
 class SchedulePass final : public Pass {
  public:
@@ -89,7 +80,7 @@ class SchedulePass final : public Pass {
       }
     }
     const std::vector<Node*> before = g.nodes();
-    if (!is_topological(before)) g.sort_topologically();
+    if (!is_topological(g, before)) g.sort_topologically();
     for (Node* n : g.nodes()) n->stream = 0, n->pipeline_stage = 0;
     g.schedule = ScheduleInfo{};
     it->second->schedule(g, ctx);

@@ -8,8 +8,6 @@
 // lower peak (liveness.h) wins among: the greedy, the current graph order, Boost.Graph's
 // topological order; ties keep the current order (no churn for graphs that are fine already).
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "liveness.h"
 #include "registration.h"
@@ -18,26 +16,25 @@ namespace ge::sched {
 namespace {
 
 std::vector<Node*> greedy_memory_order(const Graph& g) {
+  // Per-node and per-value state in vectors indexed by Node::id / Value::id (ir.h).
   const std::vector<Node*> nodes = g.nodes();
-  std::unordered_map<const Node*, size_t> pos, missing;
-  std::unordered_map<const Value*, size_t> readers;
-  for (size_t i = 0; i < nodes.size(); ++i) pos[nodes[i]] = i;
-  std::unordered_map<const Node*, size_t> mark;  // last stamp a node was counted under
-  mark.reserve(nodes.size());
+  std::vector<size_t> pos(g.node_id_bound()), missing(g.node_id_bound()), mark(g.node_id_bound(), 0);
+  std::vector<size_t> readers(g.value_id_bound(), 0);
+  for (size_t i = 0; i < nodes.size(); ++i) pos[nodes[i]->id()] = i;
   for (Node* n : nodes) {
     size_t m = 0;
-    const size_t stamp = pos[n] + 1;  // distinct producers counted once, without a set per node
+    const size_t stamp = pos[n->id()] + 1;  // distinct producers counted once, without a set per node
     for (const Value* v : n->inputs())
       if (v && v->producer()) {
-        ++readers[v];
-        if (size_t& s = mark[v->producer()]; s != stamp) s = stamp, ++m;
+        ++readers[v->id()];
+        if (size_t& s = mark[v->producer()->id()]; s != stamp) s = stamp, ++m;
       }
-    missing[n] = m;
+    missing[n->id()] = m;
   }
   std::vector<Node*> ready, order;
   std::vector<std::pair<const Value*, size_t>> reads;
   for (Node* n : nodes)
-    if (missing[n] == 0) ready.push_back(n);
+    if (missing[n->id()] == 0) ready.push_back(n);
   order.reserve(nodes.size());
   while (!ready.empty()) {
     // Score = bytes allocated − bytes freed; lower first, then the earlier current position.
@@ -56,34 +53,25 @@ std::vector<Node*> greedy_memory_order(const Graph& g) {
           else ++it->second;
         }
       for (auto& [v, k] : reads)
-        if (readers.at(v) == k && !v->is_graph_output()) score -= static_cast<int64_t>(v->nbytes());
-      if (r == 0 || score < best_score || (score == best_score && pos[n] < pos[ready[best]])) best = r, best_score = score;
+        if (readers[v->id()] == k && !v->is_graph_output()) score -= static_cast<int64_t>(v->nbytes());
+      if (r == 0 || score < best_score || (score == best_score && pos[n->id()] < pos[ready[best]->id()]))
+        best = r, best_score = score;
     }
     Node* n = ready[best];
     ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(best));
     order.push_back(n);
     for (const Value* v : n->inputs())
-      if (v && v->producer()) --readers[v];
+      if (v && v->producer()) --readers[v->id()];
     const size_t stamp = nodes.size() + order.size();  // consumers released once each, as above
     for (const Value* o : n->outputs())
       if (o)
         for (const Use& u : o->uses())
-          if (size_t& s = mark[u.node]; s != stamp) {
+          if (size_t& s = mark[u.node->id()]; s != stamp) {
             s = stamp;
-            if (--missing[u.node] == 0) ready.push_back(u.node);
+            if (--missing[u.node->id()] == 0) ready.push_back(u.node);
           }
   }
   return order;
-}
-
-bool is_topological(const std::vector<Node*>& order) {
-  std::unordered_set<const Node*> done;
-  for (const Node* n : order) {
-    for (const Value* v : n->inputs())
-      if (v && v->producer() && !done.count(v->producer())) return false;
-    done.insert(n);
-  }
-  return true;
 }
 
 class SequentialScheduler final : public Scheduler {
@@ -100,13 +88,13 @@ class SequentialScheduler final : public Scheduler {
       std::vector<Node*> order;
     };
     std::vector<Candidate> candidates;
-    if (is_topological(current)) candidates.push_back({"graph order", current});
+    if (is_topological(g, current)) candidates.push_back({"graph order", current});
     candidates.push_back({"memory-aware greedy", greedy_memory_order(g)});
     candidates.push_back({"topological sort", g.topological_order()});
     size_t best = 0;
     std::vector<uint64_t> peaks;
     for (size_t i = 0; i < candidates.size(); ++i) {
-      peaks.push_back(peak_live_bytes(candidates[i].order));
+      peaks.push_back(peak_live_bytes(g, candidates[i].order));
       if (peaks[i] < peaks[best]) best = i;
     }
     g.set_node_order(candidates[best].order);

@@ -2,7 +2,7 @@
 //
 // Passes ask for it often, so the graph is built without a heap allocation per node: a
 // compressed sparse row graph (one edge array) whose vertices are the nodes' list positions,
-// found by binary search in an array sorted by address.
+// found through an array indexed by Node::id.
 #include <algorithm>
 // GCC 12 reports -Warray-bounds inside Boost's CSR construction at -O3 (a false positive of
 // its value-range analysis on the inlined std::vector fills; the code indexes within bounds).
@@ -22,14 +22,12 @@ namespace ge {
 std::vector<Node*> Graph::topological_order() const {
   using BG = boost::compressed_sparse_row_graph<boost::directedS>;
   std::vector<Node*> list = nodes();
-  std::vector<std::pair<const Node*, size_t>> idx(list.size());
-  for (size_t i = 0; i < list.size(); ++i) idx[i] = {list[i], i};
-  std::sort(idx.begin(), idx.end());
-  auto index_of = [&](const Node* n) {
-    auto it = std::lower_bound(idx.begin(), idx.end(), std::pair<const Node*, size_t>{n, 0});
-    if (it == idx.end() || it->first != n)
+  std::vector<uint32_t> position(node_id_bound());  // list position by Node::id
+  for (size_t i = 0; i < list.size(); ++i) position[list[i]->id()] = static_cast<uint32_t>(i);
+  auto index_of = [&](const Node* n) -> size_t {
+    if (n->graph() != this)
       throw InvalidGraphError("graph '" + name + "': an input is produced by a node outside the graph");
-    return it->second;
+    return position[n->id()];
   };
   // One vertex per node (index = list position), one edge per producer → consumer link. The
   // edges of a producer keep the order in which the loop below meets them (consumers from the
@@ -40,8 +38,13 @@ std::vector<Node*> Graph::topological_order() const {
   for (size_t i = list.size(); i-- > 0;)
     for (Value* v : list[i]->inputs())
       if (v && v->producer()) edges.emplace_back(index_of(v->producer()), i);
-  std::stable_sort(edges.begin(), edges.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  BG bg(boost::edges_are_sorted, edges.begin(), edges.end(), list.size());
+  // Grouped by producer, keeping the order above within a group: a counting sort (linear).
+  std::vector<size_t> start(list.size() + 1, 0);
+  for (auto& e : edges) ++start[e.first + 1];
+  for (size_t i = 0; i < list.size(); ++i) start[i + 1] += start[i];
+  std::vector<std::pair<size_t, size_t>> sorted(edges.size());
+  for (auto& e : edges) sorted[start[e.first]++] = e;
+  BG bg(boost::edges_are_sorted, sorted.begin(), sorted.end(), list.size());
   std::vector<size_t> rev;
   rev.reserve(list.size());
   try {

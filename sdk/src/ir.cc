@@ -8,8 +8,28 @@ namespace ge {
 
 std::string Node::describe() const { return "node '" + name_ + "' (" + op_type_ + ")"; }
 
-Graph::Graph(std::string n) : name(std::move(n)) {}
+struct Graph::State {
+  uint64_t name_counter = 0;
+  uint32_t next_node_id = 0, next_value_id = 0;
+  /// nodes() in list order, kept while nodes are only appended; rebuilt after a removal. Walking
+  /// the list touches one scattered allocation per node, and passes ask for the order often.
+  std::vector<Node*> node_list;
+  bool node_list_valid = true;
+};
+
+namespace {
+uint32_t next_id(uint32_t& counter, const std::string& graph, const char* what) {
+  if (counter == UINT32_MAX)
+    throw InvalidGraphError("graph '" + graph + "': more than 2^32-1 " + what + " added since it was made or cloned");
+  return counter++;
+}
+}  // namespace
+
+Graph::Graph(std::string n) : name(std::move(n)), state_(std::make_unique<State>()) {}
 Graph::~Graph() = default;
+
+uint32_t Graph::node_id_bound() const { return state_->next_node_id; }
+uint32_t Graph::value_id_bound() const { return state_->next_value_id; }
 
 int64_t Graph::opset(const std::string& domain) const {
   auto it = opsets.find(domain);
@@ -19,6 +39,7 @@ int64_t Graph::opset(const std::string& domain) const {
 Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
   if (value_index_.count(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
   auto v = std::make_unique<Value>();
+  v->id_ = next_id(state_->next_value_id, name, "values");
   v->name_ = vname;
   v->dtype = dtype;
   v->shape = std::move(shape);
@@ -92,9 +113,10 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   if (final_name.empty() || node_index_.count(final_name)) {
     std::string base = nname.empty() ? op_type : nname;
     do {
-      final_name = base + "_" + std::to_string(++name_counter_);
+      final_name = base + "_" + std::to_string(++state_->name_counter);
     } while (node_index_.count(final_name));
   }
+  n->id_ = next_id(state_->next_node_id, name, "nodes");
   n->name_ = final_name;
   n->op_type_ = op_type;
   n->domain_ = domain;
@@ -119,6 +141,7 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   nodes_.push_back(std::move(n));
   raw->self_ = std::prev(nodes_.end());
   node_index_[final_name] = raw;
+  if (state_->node_list_valid) state_->node_list.push_back(raw);
   return raw;
 }
 
@@ -137,6 +160,8 @@ void Graph::remove_node(Node* n) {
   }
   node_index_.erase(n->name_);
   nodes_.erase(n->self_);
+  state_->node_list_valid = false;
+  state_->node_list.clear();
 }
 
 void Graph::set_input(Node* n, size_t slot, Value* v) {
@@ -165,10 +190,13 @@ Node* Graph::find_node(const std::string& nname) const {
 }
 
 std::vector<Node*> Graph::nodes() const {
-  std::vector<Node*> out;
-  out.reserve(nodes_.size());
-  for (auto& n : nodes_) out.push_back(n.get());
-  return out;
+  if (!state_->node_list_valid) {
+    state_->node_list.clear();
+    state_->node_list.reserve(nodes_.size());
+    for (auto& n : nodes_) state_->node_list.push_back(n.get());
+    state_->node_list_valid = true;
+  }
+  return state_->node_list;
 }
 
 std::vector<Value*> Graph::values() const {
@@ -182,6 +210,8 @@ void Graph::sort_topologically() {
   std::vector<Node*> order = topological_order();
   // Moves each node's list element to the end in order: linear, and no iterator is invalidated.
   for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
+  state_->node_list = std::move(order);
+  state_->node_list_valid = true;
 }
 
 void Graph::set_node_order(const std::vector<Node*>& order) {
@@ -195,6 +225,8 @@ void Graph::set_node_order(const std::vector<Node*>& order) {
     throw InvalidGraphError("set_node_order on graph '" + name + "': " + std::to_string(order.size()) +
                             " entries for " + std::to_string(nodes_.size()) + " nodes (each node exactly once)");
   for (Node* n : order) nodes_.splice(nodes_.end(), nodes_, n->self_);
+  state_->node_list = order;
+  state_->node_list_valid = true;
 }
 
 std::unique_ptr<Graph> Graph::clone() const {
@@ -206,19 +238,24 @@ std::unique_ptr<Graph> Graph::clone() const {
   g->ops = ops;
   g->arena_bytes = arena_bytes;
   g->schedule = schedule;
-  g->name_counter_ = name_counter_;
+  g->state_->name_counter = state_->name_counter;
+  g->state_->node_list.reserve(nodes_.size());
   g->value_index_.reserve(values_.size());
   g->node_index_.reserve(nodes_.size());
-  std::unordered_map<const Value*, Value*> map;
-  map.reserve(values_.size());
+  std::vector<std::pair<const Value*, Value*>> map(state_->next_value_id, {nullptr, nullptr});  // by Value::id
   for (auto& v : values_) {
     Value* c = g->add_value(v->name(), v->dtype, v->shape);
     c->format = v->format;
     c->data = v->data;
     c->arena_offset = v->arena_offset;
-    map.emplace(v.get(), c);
+    map[v->id_] = {v.get(), c};
   }
-  auto to = [&](const Value* v) -> Value* { return v ? map.at(v) : nullptr; };
+  auto to = [&](const Value* v) -> Value* {
+    if (!v) return nullptr;
+    if (v->id_ >= map.size() || map[v->id_].first != v)
+      throw InvalidGraphError("graph '" + name + "': a node reads or writes value '" + v->name_ + "' of another graph");
+    return map[v->id_].second;
+  };
   for (Value* v : inputs_) g->mark_input(to(v));
   for (auto& n : nodes_) {
     std::vector<Value*> ins, outs;
@@ -245,7 +282,7 @@ void Graph::swap(Graph& o) noexcept {
   node_index_.swap(o.node_index_);
   inputs_.swap(o.inputs_);
   outputs_.swap(o.outputs_);
-  std::swap(name_counter_, o.name_counter_);
+  state_.swap(o.state_);
   for (auto& n : nodes_) n->graph_ = this;
   for (auto& n : o.nodes_) n->graph_ = &o;
 }

@@ -18,16 +18,18 @@ OptionData parse_scheduler_option(OptionDecl d, const std::string& key, const st
   return parse_option(d, text);
 }
 
-/// Position of every node in issue order, and its position on its own stream.
+/// Position of every node in issue order, and its position on its own stream (by Node::id).
 struct Positions {
-  std::unordered_map<const Node*, int> order, on_stream;
-  explicit Positions(const std::vector<Node*>& nodes) {
+  std::vector<int> order_, on_stream_;
+  Positions(const Graph& g, const std::vector<Node*>& nodes) : order_(g.node_id_bound(), -1), on_stream_(g.node_id_bound(), -1) {
     std::unordered_map<int, int> next;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      order[nodes[i]] = static_cast<int>(i);
-      on_stream[nodes[i]] = next[nodes[i]->stream]++;
+      order_[nodes[i]->id()] = static_cast<int>(i);
+      on_stream_[nodes[i]->id()] = next[nodes[i]->stream]++;
     }
   }
+  int order(const Node* n) const { return order_[n->id()]; }
+  int on_stream(const Node* n) const { return on_stream_[n->id()]; }
 };
 
 /// Producers of a node's inputs (each once).
@@ -42,7 +44,7 @@ std::vector<Node*> preds(const Node* n) {
 /// (n itself included). -1 = nothing. Events are given per waiting node.
 class Clocks {
  public:
-  Clocks(int streams) : streams_(streams) {}
+  Clocks(const Graph& g, int streams) : streams_(streams), clock_(g.node_id_bound()) {}
   std::vector<int> start(const Node* n, const Node* stream_prev) const {
     std::vector<int> c(streams_, -1);
     if (stream_prev) c = at(stream_prev);
@@ -51,13 +53,13 @@ class Clocks {
   static void join(std::vector<int>& c, const std::vector<int>& o) {
     for (size_t s = 0; s < c.size(); ++s) c[s] = std::max(c[s], o[s]);
   }
-  const std::vector<int>& at(const Node* n) const { return clock_.at(n); }
-  void set(const Node* n, std::vector<int> c) { clock_[n] = std::move(c); }
+  const std::vector<int>& at(const Node* n) const { return clock_[n->id()]; }
+  void set(const Node* n, std::vector<int> c) { clock_[n->id()] = std::move(c); }
   int streams() const { return streams_; }
 
  private:
   int streams_;
-  std::unordered_map<const Node*, std::vector<int>> clock_;
+  std::vector<std::vector<int>> clock_;  // by Node::id
 };
 
 int num_streams(const Graph& g) {
@@ -124,8 +126,10 @@ double ScheduleContext::estimate_ms(const Graph& g, std::vector<double>* stream_
 
 std::vector<StreamEvent> minimal_events(const Graph& g) {
   const std::vector<Node*> nodes = g.nodes();
-  Positions pos(nodes);
-  Clocks clocks(num_streams(g));
+  const int streams = num_streams(g);
+  if (streams == 1) return {};  // one stream orders everything
+  Positions pos(g, nodes);
+  Clocks clocks(g, streams);
   std::unordered_map<int, const Node*> last_on;
   std::vector<StreamEvent> events;
   for (const Node* v : nodes) {
@@ -139,21 +143,21 @@ std::vector<StreamEvent> minimal_events(const Graph& g) {
         continue;
       }
       auto& l = latest[u->stream];
-      if (!l || pos.on_stream.at(u) > pos.on_stream.at(l)) l = u;
+      if (!l || pos.on_stream(u) > pos.on_stream(l)) l = u;
     }
     // A candidate is needed unless the stream predecessor or another candidate already follows it.
     std::vector<const Node*> needed;
     for (auto& [s, u] : latest) {
-      bool implied = c[s] >= pos.on_stream.at(u);
+      bool implied = c[s] >= pos.on_stream(u);
       for (auto& [s2, w] : latest)
-        if (!implied && w != u && clocks.at(w)[s] >= pos.on_stream.at(u)) implied = true;
+        if (!implied && w != u && clocks.at(w)[s] >= pos.on_stream(u)) implied = true;
       if (!implied) needed.push_back(u);
     }
     for (const Node* u : needed) {
       events.push_back({u->name(), v->name()});
       Clocks::join(c, clocks.at(u));
     }
-    c[v->stream] = pos.on_stream.at(v);
+    c[v->stream] = pos.on_stream(v);
     clocks.set(v, std::move(c));
     last_on[v->stream] = v;
   }
@@ -166,7 +170,7 @@ std::vector<std::string> check_schedule(const Graph& g) {
   std::vector<std::string> problems;
   const std::vector<Node*> nodes = g.nodes();
   const int streams = std::max(1, g.schedule.streams), stages = std::max(1, g.schedule.pipeline_stages);
-  Positions pos(nodes);
+  Positions pos(g, nodes);
   for (const Node* n : nodes) {
     if (n->stream < 0 || n->stream >= streams)
       problems.push_back(n->describe() + " is on stream " + std::to_string(n->stream) + " of " + std::to_string(streams));
@@ -174,7 +178,7 @@ std::vector<std::string> check_schedule(const Graph& g) {
       problems.push_back(n->describe() + " is in pipeline stage " + std::to_string(n->pipeline_stage) + " of " +
                          std::to_string(stages));
     for (const Node* u : preds(n)) {
-      if (pos.order.at(u) >= pos.order.at(n))
+      if (pos.order(u) >= pos.order(n))
         problems.push_back("issue order is not topological: " + n->describe() + " comes before its producer " + u->describe());
       if (u->pipeline_stage > n->pipeline_stage)
         problems.push_back(n->describe() + " (stage " + std::to_string(n->pipeline_stage) + ") reads " + u->describe() +
@@ -182,8 +186,10 @@ std::vector<std::string> check_schedule(const Graph& g) {
     }
   }
   if (!problems.empty()) return problems;
+  // One stream and no events: issue order is the only order, and it is topological (above).
+  if (streams == 1 && g.schedule.events.empty() && num_streams(g) == 1) return problems;
   // Events per waiting node, then vector clocks over stream order + events.
-  std::unordered_map<const Node*, std::vector<const Node*>> waits;
+  std::vector<std::vector<const Node*>> waits(g.node_id_bound());  // by Node::id
   for (const StreamEvent& e : g.schedule.events) {
     const Node* r = g.find_node(e.record_after);
     const Node* w = g.find_node(e.wait_before);
@@ -192,22 +198,22 @@ std::vector<std::string> check_schedule(const Graph& g) {
       continue;
     }
     if (r->stream == w->stream) problems.push_back("event " + e.record_after + " -> " + e.wait_before + " joins nodes of one stream");
-    if (pos.order.at(r) >= pos.order.at(w))
+    if (pos.order(r) >= pos.order(w))
       problems.push_back("event " + e.record_after + " -> " + e.wait_before + " waits for a node issued later (deadlock)");
-    waits[w].push_back(r);
+    waits[w->id()].push_back(r);
   }
   if (!problems.empty()) return problems;
-  Clocks clocks(num_streams(g));
+  Clocks clocks(g, num_streams(g));
   std::unordered_map<int, const Node*> last_on;
   for (const Node* v : nodes) {
     auto lp = last_on.find(v->stream);
     std::vector<int> c = clocks.start(v, lp == last_on.end() ? nullptr : lp->second);
-    for (const Node* r : waits[v]) Clocks::join(c, clocks.at(r));
+    for (const Node* r : waits[v->id()]) Clocks::join(c, clocks.at(r));
     for (const Node* u : preds(v))
-      if (u->stream != v->stream && c[u->stream] < pos.on_stream.at(u))
+      if (u->stream != v->stream && c[u->stream] < pos.on_stream(u))
         problems.push_back("cross-stream edge " + u->describe() + " (stream " + std::to_string(u->stream) + ") -> " +
                            v->describe() + " (stream " + std::to_string(v->stream) + ") is not ordered by any event");
-    c[v->stream] = pos.on_stream.at(v);
+    c[v->stream] = pos.on_stream(v);
     clocks.set(v, std::move(c));
     last_on[v->stream] = v;
   }
@@ -219,20 +225,21 @@ std::vector<std::string> check_schedule(const Graph& g) {
 double simulate_schedule(const Graph& g, const CostModel& cm, int threads, std::vector<double>* stream_busy_us) {
   const int streams = num_streams(g);
   const int per_stream = std::max(1, threads / streams);
-  std::unordered_map<const Node*, std::vector<const Node*>> waits;
+  std::vector<std::vector<const Node*>> waits(g.schedule.events.empty() ? 0 : g.node_id_bound());  // by Node::id
   for (const StreamEvent& e : g.schedule.events) {
     const Node* r = g.find_node(e.record_after);
     const Node* w = g.find_node(e.wait_before);
-    if (r && w) waits[w].push_back(r);
+    if (r && w) waits[w->id()].push_back(r);
   }
   std::vector<double> free_at(streams, 0), busy(streams, 0);
-  std::unordered_map<const Node*, double> finish;
+  std::vector<double> finish(g.node_id_bound(), 0.0);  // by Node::id; a node's waits come earlier
   double end = 0;
   for (const Node* n : g.nodes()) {
     double start = free_at[n->stream];
-    for (const Node* r : waits[n]) start = std::max(start, finish.at(r) + cm.event_us());
+    if (!waits.empty())
+      for (const Node* r : waits[n->id()]) start = std::max(start, finish[r->id()] + cm.event_us());
     const double t = cm.node_us(*n, per_stream);
-    finish[n] = start + t;
+    finish[n->id()] = start + t;
     free_at[n->stream] = start + t;
     busy[n->stream] += t;
     end = std::max(end, start + t);

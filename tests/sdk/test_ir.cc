@@ -95,3 +95,58 @@ TEST(Graph, NodesGetUniqueNames) {
   EXPECT_NE(a->name(), b->name());
   EXPECT_EQ(a->describe(), "node '" + a->name() + "' (Relu)");
 }
+
+TEST(Graph, IdsAreDenseStableAndRenumberedByClone) {
+  Diamond d;
+  // Values x, a, b, c were added in that order; nodes add, relu, sig.
+  EXPECT_EQ(d.x->id(), 0u);
+  EXPECT_EQ(d.c->id(), 3u);
+  EXPECT_EQ(d.add->id(), 0u);
+  EXPECT_EQ(d.sig->id(), 2u);
+  EXPECT_EQ(d.g.node_id_bound(), 3u);
+  EXPECT_EQ(d.g.value_id_bound(), 4u);
+  // A removed node's id is not reused; the survivors keep theirs.
+  d.g.remove_node(d.sig);
+  Node* tanh = d.g.add_node("Tanh", "tanh", {d.a}, {d.b});
+  EXPECT_EQ(tanh->id(), 3u);
+  EXPECT_EQ(d.relu->id(), 1u);
+  EXPECT_EQ(d.g.node_id_bound(), 4u);
+  // The copy is numbered anew in list order (add, relu, tanh): 0, 1, 2.
+  auto c = d.g.clone();
+  EXPECT_EQ(c->node_id_bound(), 3u);
+  EXPECT_EQ(c->find_node("tanh")->id(), 2u);
+  EXPECT_EQ(c->value_id_bound(), 4u);
+}
+
+TEST(Graph, NodeListFollowsAddsRemovalsAndReorders) {
+  Diamond d;
+  EXPECT_EQ(d.g.nodes(), (std::vector<Node*>{d.add, d.relu, d.sig}));
+  d.g.sort_topologically();
+  EXPECT_EQ(d.g.nodes(), (std::vector<Node*>{d.relu, d.sig, d.add}));
+  Value* e = d.g.add_value("e", DataType::Float32, {2, 3});
+  Node* neg = d.g.add_node("Neg", "neg", {d.c}, {e});
+  EXPECT_EQ(d.g.nodes(), (std::vector<Node*>{d.relu, d.sig, d.add, neg}));
+  d.g.remove_node(d.sig);
+  EXPECT_EQ(d.g.nodes(), (std::vector<Node*>{d.relu, d.add, neg}));
+  d.g.set_node_order({neg, d.add, d.relu});
+  EXPECT_EQ(d.g.nodes(), (std::vector<Node*>{neg, d.add, d.relu}));
+  Graph other("other");
+  other.swap(d.g);
+  EXPECT_EQ(other.nodes(), (std::vector<Node*>{neg, d.add, d.relu}));
+  EXPECT_TRUE(d.g.nodes().empty());
+}
+
+TEST(Graph, TopologicalOrderRefusesAProducerOfAnotherGraph) {
+  Diamond d;
+  Graph other("other");
+  Value* y = other.add_value("y", DataType::Float32, {2, 3});
+  Value* z = other.add_value("z", DataType::Float32, {2, 3});
+  other.add_node("Relu", "r", {d.c}, {y});  // reads a value whose producer is in d.g
+  other.add_node("Relu", "s", {y}, {z});
+  try {
+    other.topological_order();
+    FAIL() << "expected InvalidGraphError";
+  } catch (const InvalidGraphError& e) {
+    EXPECT_STREQ(e.what(), "graph 'other': an input is produced by a node outside the graph");
+  }
+}

@@ -7,6 +7,12 @@
 // time (shape subgraphs); passes may then fold its producer away.
 //
 // Pointers to Nodes and Values stay valid until they are removed from their graph.
+//
+// Every node and every value also has a dense id (ABI 1.9): a small integer, unique among the
+// graph's live nodes (values), below Graph::node_id_bound() (value_id_bound()), kept for the
+// node's (value's) life. Passes index plain vectors by it where a map keyed by pointer would
+// cost a hash and an allocation per entry. Ids of removed nodes are not reused; Graph::clone
+// numbers the copy's nodes and values anew, in list order, from 0.
 #pragma once
 #include <cstdint>
 #include <list>
@@ -62,6 +68,9 @@ class Value {
   /// Bytes the value occupies in memory: for a blocked `format` (NC1HWC0, FRACTAL_Z) the padded
   /// physical size, so the memory planner and the runtime allocate enough (types.h).
   size_t nbytes() const { return static_cast<size_t>(format_storage_numel(shape.dims(), format)) * dtype_size(dtype); }
+  /// (ABI 1.9) Dense id in [0, Graph::value_id_bound()) of the graph that owns the value; see the
+  /// top of this header.
+  uint32_t id() const { return id_; }
 
  private:
   friend class Graph;
@@ -72,6 +81,7 @@ class Value {
   bool is_input_ = false;
   bool is_output_ = false;
   std::list<std::unique_ptr<Value>>::iterator self_;
+  uint32_t id_ = 0;  // appended in ABI 1.9, as Node::id_
 };
 
 class Node {
@@ -95,6 +105,8 @@ class Node {
   int pipeline_stage = 0;
   /// "node 'conv1' (Conv)" — for messages.
   std::string describe() const;
+  /// (ABI 1.9) Dense id in [0, graph()->node_id_bound()); see the top of this header.
+  uint32_t id() const { return id_; }
 
  private:
   friend class Graph;
@@ -102,6 +114,9 @@ class Node {
   std::vector<Value*> inputs_, outputs_;
   Graph* graph_ = nullptr;
   std::list<std::unique_ptr<Node>>::iterator self_;
+  // Appended in ABI 1.9 (nodes are allocated by the SDK library only, so earlier members keep
+  // their offsets for plugins built against 1.8).
+  uint32_t id_ = 0;
 };
 
 /// A cross-stream dependency: the node `wait_before` (on its stream) may not start before the
@@ -188,6 +203,11 @@ class Graph {
   size_t num_nodes() const { return nodes_.size(); }
   std::vector<Value*> values() const;
   size_t num_values() const { return values_.size(); }
+  /// (ABI 1.9) One past the largest Node::id() (Value::id()) of this graph: the size of a vector
+  /// indexed by node (value) id. At most the number of nodes (values) ever added since the graph
+  /// was made or cloned.
+  uint32_t node_id_bound() const;
+  uint32_t value_id_bound() const;
 
   /// Nodes in a topological order (Boost.Graph topological_sort; ties keep insertion order as
   /// far as the algorithm allows). Throws ge::InvalidGraphError naming a node on a cycle.
@@ -209,7 +229,11 @@ class Graph {
   std::unordered_map<std::string, Value*> value_index_;
   std::unordered_map<std::string, Node*> node_index_;
   std::vector<Value*> inputs_, outputs_;
-  uint64_t name_counter_ = 0;
+  // State added after ABI 1.8 (counters, the node-list cache) lives behind this pointer, which
+  // took the place of an 8-byte counter: sizeof(Graph) and every earlier member's offset are
+  // those plugins built against 1.8 compiled in.
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace ge
