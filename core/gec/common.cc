@@ -209,9 +209,16 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   auto t1 = Clock::now();
   c.import = ge::core::propagate_shapes(*g, env, io);
   c.options = common.compile_options(env);
+  // Undoing a failed pass re-imports the model instead of compile_graph keeping a copy.
+  c.options.rebuild_received = [model, &env, io]() {
+    std::unique_ptr<ge::Graph> again = env.frontend_for(model).load(model, io.frontend);
+    ge::core::propagate_shapes(*again, env, io);
+    return again;
+  };
   if (progress) c.options.on_stage_done = [&](const std::string& stage, size_t nodes) { say(stage, nodes); };
   c.result = ge::core::compile_graph(*g, env, c.options);
   c.options.on_stage_done = nullptr;  // `say` captures this frame
+  c.options.rebuild_received = nullptr;
   c.graph = std::move(g);
   c.threads = common.thread_count(env);
   c.env = &env;

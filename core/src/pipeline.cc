@@ -35,9 +35,9 @@ bool anchored(const std::vector<std::string>& anchors, const Node& n) {
 }
 
 /// Applies one fusion rule at every anchor until no match is left. Each sweep walks a snapshot of
-/// the topological order by node name (a rewrite removes nodes, so pointers from the snapshot may
-/// dangle; names are looked up again) and rewrites every match it meets; nodes a rewrite creates
-/// are seen by the next sweep. Linear per sweep, so compile time stays linear in graph size.
+/// the topological order by node id (a rewrite removes nodes, so pointers from the snapshot may
+/// dangle; ids are looked up again, and never reused) and rewrites every match it meets; nodes a
+/// rewrite creates are seen by the next sweep. Linear per sweep, so compile time stays linear in graph size.
 /// `capped` is set when the last allowed sweep still rewrote (matches may be left).
 bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& capped) {
   FusionRuleInfo info = rule.info();
@@ -45,12 +45,12 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& ca
   bool changed = false;
   capped = false;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    std::vector<std::string> order;
+    std::vector<uint32_t> order;  // Node::id: a node a rewrite removed is no longer found by it
     for (Node* n : g.topological_order())
-      if (anchored(anchors, *n)) order.push_back(n->name());
+      if (anchored(anchors, *n)) order.push_back(n->id());
     bool any = false;
-    for (const std::string& name : order) {
-      Node* n = g.find_node(name);
+    for (const uint32_t id : order) {
+      Node* n = g.node_by_id(id);
       if (!n || !anchored(anchors, *n)) continue;
       Match m;
       if (!rule.match(*n, ctx, m)) continue;
@@ -286,10 +286,13 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
   // copy of that graph, the passes that ran before it (the passes are deterministic functions
   // of the graph and the options, so the replay rebuilds the graph the failed pass started
   // from). With fail_on_pass_error nothing is ever undone and nothing is kept.
-  std::unique_ptr<Graph> received = opts.fail_on_pass_error ? nullptr : g.clone();
+  // A caller that can rebuild the received graph (rebuild_received) saves the copy, whose making
+  // and freeing cost as much as several passes on large graphs.
+  std::unique_ptr<Graph> received = opts.fail_on_pass_error || opts.rebuild_received ? nullptr : g.clone();
   std::vector<const Unit*> ran;  // the units whose run() completed, in order
   auto undo = [&](const std::map<std::string, int64_t>& counters_before) {
-    std::unique_ptr<Graph> start = received->clone();
+    std::unique_ptr<Graph> start = received ? received->clone() : opts.rebuild_received();
+    if (!start) throw Error("compile: the received graph could not be rebuilt to undo a failed pass");
     g.swap(*start);
     for (const Unit* r : ran) {
       std::string ignored;
@@ -335,7 +338,8 @@ CompileResult compile_graph(Graph& g, const Environment& env, const CompileOptio
       if (print_this) print_to << "// after " << u.name << " (" << rec.stage << ")\n" << print_graph(g);
       continue;
     }
-    const std::map<std::string, int64_t> counters_before = received ? result.counters : std::map<std::string, int64_t>{};
+    const std::map<std::string, int64_t> counters_before =
+        opts.fail_on_pass_error ? std::map<std::string, int64_t>{} : result.counters;
     std::string note;
     try {
       rec.changed = u.run(g, note);

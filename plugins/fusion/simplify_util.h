@@ -5,6 +5,7 @@
 // the output is a graph output; callers then keep a node that writes that output.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -23,14 +24,13 @@ inline const OpDef* op_def(const Graph& g, const Node& n, const PassContext& ctx
 /// Linear in the edges times log(nodes), with two allocations (it runs before most passes).
 inline bool nodes_in_topological_order(const Graph& g) {
   const std::vector<Node*> list = g.nodes();
-  std::vector<std::pair<const Node*, size_t>> pos(list.size());
-  for (size_t i = 0; i < list.size(); ++i) pos[i] = {list[i], i};
-  std::sort(pos.begin(), pos.end());
+  std::vector<size_t> pos(g.node_id_bound(), SIZE_MAX);  // list position by Node::id
+  for (size_t i = 0; i < list.size(); ++i) pos[list[i]->id()] = i;
   for (size_t i = 0; i < list.size(); ++i)
     for (const Value* v : list[i]->inputs()) {
       if (!v || !v->producer()) continue;
-      auto it = std::lower_bound(pos.begin(), pos.end(), std::pair<const Node*, size_t>{v->producer(), 0});
-      if (it == pos.end() || it->first != v->producer() || it->second >= i) return false;
+      const Node* p = v->producer();
+      if (p->graph() != &g || pos[p->id()] >= i) return false;
     }
   return true;
 }

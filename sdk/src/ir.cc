@@ -15,6 +15,8 @@ struct Graph::State {
   /// the list touches one scattered allocation per node, and passes ask for the order often.
   std::vector<Node*> node_list;
   bool node_list_valid = true;
+  std::vector<Node*> node_by_id;    // null once removed
+  std::vector<Value*> value_by_id;
 };
 
 namespace {
@@ -30,6 +32,8 @@ Graph::~Graph() = default;
 
 uint32_t Graph::node_id_bound() const { return state_->next_node_id; }
 uint32_t Graph::value_id_bound() const { return state_->next_value_id; }
+Node* Graph::node_by_id(uint32_t id) const { return id < state_->node_by_id.size() ? state_->node_by_id[id] : nullptr; }
+Value* Graph::value_by_id(uint32_t id) const { return id < state_->value_by_id.size() ? state_->value_by_id[id] : nullptr; }
 
 int64_t Graph::opset(const std::string& domain) const {
   auto it = opsets.find(domain);
@@ -40,6 +44,7 @@ Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
   if (value_index_.count(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
   auto v = std::make_unique<Value>();
   v->id_ = next_id(state_->next_value_id, name, "values");
+  state_->value_by_id.push_back(nullptr);
   v->name_ = vname;
   v->dtype = dtype;
   v->shape = std::move(shape);
@@ -47,6 +52,7 @@ Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
   values_.push_back(std::move(v));
   raw->self_ = std::prev(values_.end());
   value_index_[vname] = raw;
+  state_->value_by_id[raw->id_] = raw;
   return raw;
 }
 
@@ -74,6 +80,7 @@ void Graph::remove_value(Value* v) {
   if (v->producer_ || !v->uses_.empty() || v->is_input_ || v->is_output_)
     throw InvalidGraphError("graph '" + name + "': value '" + v->name() + "' is still in use and cannot be removed");
   value_index_.erase(v->name_);
+  state_->value_by_id[v->id_] = nullptr;
   values_.erase(v->self_);
 }
 
@@ -117,6 +124,7 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
     } while (node_index_.count(final_name));
   }
   n->id_ = next_id(state_->next_node_id, name, "nodes");
+  state_->node_by_id.push_back(nullptr);  // set once the node is in the graph (below)
   n->name_ = final_name;
   n->op_type_ = op_type;
   n->domain_ = domain;
@@ -142,6 +150,7 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   raw->self_ = std::prev(nodes_.end());
   node_index_[final_name] = raw;
   if (state_->node_list_valid) state_->node_list.push_back(raw);
+  state_->node_by_id[raw->id_] = raw;
   return raw;
 }
 
@@ -159,6 +168,7 @@ void Graph::remove_node(Node* n) {
     }
   }
   node_index_.erase(n->name_);
+  state_->node_by_id[n->id_] = nullptr;
   nodes_.erase(n->self_);
   state_->node_list_valid = false;
   state_->node_list.clear();

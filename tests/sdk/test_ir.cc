@@ -111,6 +111,20 @@ TEST(Graph, IdsAreDenseStableAndRenumberedByClone) {
   EXPECT_EQ(tanh->id(), 3u);
   EXPECT_EQ(d.relu->id(), 1u);
   EXPECT_EQ(d.g.node_id_bound(), 4u);
+  EXPECT_EQ(d.g.node_by_id(2), nullptr);  // sig's, removed
+  EXPECT_EQ(d.g.node_by_id(3), tanh);
+  EXPECT_EQ(d.g.node_by_id(4), nullptr);  // not given out yet
+  EXPECT_EQ(d.g.value_by_id(1), d.a);
+  // A node refused (its output already has a producer) takes an id and is not found by it.
+  EXPECT_THROW(d.g.add_node("Relu", "again", {d.x}, {d.a}), InvalidGraphError);
+  EXPECT_EQ(d.g.node_by_id(4), nullptr);
+  Value* f = d.g.add_value("f", DataType::Float32, {2, 3});
+  Node* exp = d.g.add_node("Exp", "exp", {d.c}, {f});
+  EXPECT_EQ(exp->id(), 5u);
+  EXPECT_EQ(d.g.node_by_id(5), exp);
+  d.g.remove_node(exp);
+  d.g.remove_value(f);
+  EXPECT_EQ(d.g.value_by_id(4), nullptr);
   // The copy is numbered anew in list order (add, relu, tanh): 0, 1, 2.
   auto c = d.g.clone();
   EXPECT_EQ(c->node_id_bound(), 3u);

@@ -38,6 +38,11 @@ struct CompileOptions {
   int threads = 1;
   /// Called when a stage's last pass has finished (stage name, nodes now); `gec` prints progress.
   std::function<void(const std::string& stage, size_t nodes)> on_stage_done;
+  /// Builds again the graph compile_graph is given (`gec` re-imports the model file and propagates
+  /// its shapes as before). When set, compile_graph keeps no copy of the graph it received to
+  /// undo a failed pass with: it calls this instead, only when a pass fails. Must return a graph
+  /// equal to the one passed in (the frontend and shape propagation are deterministic).
+  std::function<std::unique_ptr<Graph>()> rebuild_received;
 
   /// Options of a manifest: [compile] opt_level, numerics, disable; [fusion] enable, disable;
   /// [backend] name.

@@ -208,6 +208,10 @@ class Graph {
   /// was made or cloned.
   uint32_t node_id_bound() const;
   uint32_t value_id_bound() const;
+  /// (ABI 1.9) The live node (value) with that id, or null (removed, or never given out): a
+  /// pass that keeps ids across rewrites finds out which nodes are gone without a name lookup.
+  Node* node_by_id(uint32_t id) const;
+  Value* value_by_id(uint32_t id) const;
 
   /// Nodes in a topological order (Boost.Graph topological_sort; ties keep insertion order as
   /// far as the algorithm allows). Throws ge::InvalidGraphError naming a node on a cycle.
