@@ -121,6 +121,33 @@ TEST(PassManager, UndoingALatePassKeepsWhatEarlierPassesDid) {
   EXPECT_EQ(g->num_nodes(), 1u);
 }
 
+TEST(PassManager, UndoesWithTheCallersRebuildInsteadOfACopy) {
+  // With rebuild_received the pass manager keeps no copy: it asks for the received graph again
+  // once per failed pass (explode and explode_late fail at O2) and replays the passes before it.
+  auto env = env_with();
+  auto g = relu_graph();
+  core::CompileOptions o;
+  o.opt_level = OptLevel::O2;
+  int rebuilt = 0;
+  o.rebuild_received = [&] {
+    ++rebuilt;
+    return relu_graph();
+  };
+  core::CompileResult r = core::compile_graph(*g, *env, o);
+  EXPECT_EQ(rebuilt, 2);
+  EXPECT_EQ(status_of(r, "explode_late"), "failed: explode: deliberate failure (graph restored)");
+  EXPECT_EQ(relu_attrs(*g), "late layout reassoc seen ");
+  // A rebuild that gives nothing back is an error, not an empty graph.
+  auto h = relu_graph();
+  o.rebuild_received = [] { return std::unique_ptr<Graph>(); };
+  try {
+    core::compile_graph(*h, *env, o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "compile: the received graph could not be rebuilt to undo a failed pass");
+  }
+}
+
 TEST(PassManager, FailOnPassErrorNamesThePass) {
   auto env = env_with();
   auto g = relu_graph();
