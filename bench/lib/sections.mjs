@@ -87,13 +87,16 @@ export function runScaling(ctx) {
   }
   // The fit over all sizes, and the slope between the two largest (fixed costs such as loading
   // the plugins flatten the small end, so the last segment says more about large graphs).
-  const slopes = {}, lastSlopes = {};
+  const slopes = {}, lastSlopes = {}, compileSlopes = {};
   for (const kind of ctx.scalingKinds) {
-    const pts = rows.filter((r) => r.kind === kind && !r.error).map((r) => [r.nodes, r.total_ms]);
+    const ok = rows.filter((r) => r.kind === kind && !r.error);
+    const pts = ok.map((r) => [r.nodes, r.total_ms]);
     slopes[kind] = logLogSlope(pts);
     lastSlopes[kind] = pts.length > 2 ? logLogSlope(pts.slice(-2)) : null;
+    compileSlopes[kind] = logLogSlope(ok.map((r) => [r.nodes, r.compile_ms]));
   }
-  return { sizes: ctx.scalingSizes, kinds: ctx.scalingKinds, rows, slopes, last_segment_slopes: lastSlopes };
+  return { sizes: ctx.scalingSizes, kinds: ctx.scalingKinds, rows, slopes, last_segment_slopes: lastSlopes,
+    compile_slopes: compileSlopes };
 }
 
 export function printScaling(s, out) {
@@ -114,6 +117,8 @@ export function printScaling(s, out) {
     const last = s.last_segment_slopes?.[kind];
     out(`log-log slope of import+compile time vs nodes (${kind}): ${f(slope)} over all sizes` +
         (last !== null && last !== undefined ? `, ${f(last)} between the two largest` : '') + '  (1 = linear, 2 = quadratic)');
+    if (s.compile_slopes?.[kind] !== undefined)
+      out(`log-log slope of compile time alone (import excluded) vs nodes (${kind}): ${f(s.compile_slopes[kind])} over all sizes`);
   }
 }
 

@@ -143,8 +143,12 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
     }
   }
   n->outputs_ = std::move(outputs);
+  n->use_pos_.assign(inputs.size(), 0);
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i]) inputs[i]->uses_.push_back({raw, static_cast<int>(i)});
+    if (inputs[i]) {
+      n->use_pos_[i] = static_cast<uint32_t>(inputs[i]->uses_.size());
+      inputs[i]->uses_.push_back({raw, static_cast<int>(i)});
+    }
   n->inputs_ = std::move(inputs);
   nodes_.push_back(std::move(n));
   raw->self_ = std::prev(nodes_.end());
@@ -154,13 +158,18 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   return raw;
 }
 
+void Graph::unlink_use(Node* n, size_t slot) {
+  std::vector<Use>& u = n->inputs_[slot]->uses_;
+  const uint32_t p = n->use_pos_[slot];
+  const Use last = u.back();
+  u[p] = last;
+  last.node->use_pos_[static_cast<size_t>(last.index)] = p;
+  u.pop_back();
+}
+
 void Graph::remove_node(Node* n) {
-  for (size_t i = 0; i < n->inputs_.size(); ++i) {
-    if (Value* v = n->inputs_[i]) {
-      auto& u = v->uses_;
-      u.erase(std::remove(u.begin(), u.end(), Use{n, static_cast<int>(i)}), u.end());
-    }
-  }
+  for (size_t i = 0; i < n->inputs_.size(); ++i)
+    if (n->inputs_[i]) unlink_use(n, i);
   for (Value* o : n->outputs_) {
     if (o && o->producer_ == n) {
       o->producer_ = nullptr;
@@ -175,13 +184,16 @@ void Graph::remove_node(Node* n) {
 }
 
 void Graph::set_input(Node* n, size_t slot, Value* v) {
-  if (slot >= n->inputs_.size()) n->inputs_.resize(slot + 1, nullptr);
-  if (Value* old = n->inputs_[slot]) {
-    auto& u = old->uses_;
-    u.erase(std::remove(u.begin(), u.end(), Use{n, static_cast<int>(slot)}), u.end());
+  if (slot >= n->inputs_.size()) {
+    n->inputs_.resize(slot + 1, nullptr);
+    n->use_pos_.resize(slot + 1, 0);
   }
+  if (n->inputs_[slot]) unlink_use(n, slot);
   n->inputs_[slot] = v;
-  if (v) v->uses_.push_back({n, static_cast<int>(slot)});
+  if (v) {
+    n->use_pos_[slot] = static_cast<uint32_t>(v->uses_.size());
+    v->uses_.push_back({n, static_cast<int>(slot)});
+  }
 }
 
 void Graph::append_input(Node* n, Value* v) { set_input(n, n->inputs_.size(), v); }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ge/sdk/error.h"
 #include "ge/sdk/ir.h"
 
@@ -163,4 +165,49 @@ TEST(Graph, TopologicalOrderRefusesAProducerOfAnotherGraph) {
   } catch (const InvalidGraphError& e) {
     EXPECT_STREQ(e.what(), "graph 'other': an input is produced by a node outside the graph");
   }
+}
+
+TEST(Graph, UseListsStayExactUnderManyEditsOfAWidelyReadValue) {
+  // One constant read by 200 nodes, some twice; nodes removed and inputs redirected in a fixed
+  // pseudo-random order. Every use must name a slot that reads the value, and every such slot
+  // must be listed once.
+  Graph g;
+  Value* w = g.add_constant("w", Tensor::allocate(DataType::Float32, {1}));
+  Value* other = g.add_constant("other", Tensor::allocate(DataType::Float32, {1}));
+  std::vector<Node*> readers;
+  for (int i = 0; i < 200; ++i) {
+    Value* out = g.add_value("y" + std::to_string(i), DataType::Float32, {1});
+    readers.push_back(g.add_node("Add", "add" + std::to_string(i), {w, i % 3 ? w : other}, {out}));
+  }
+  auto check = [&](const Value* v) {
+    size_t slots = 0;
+    for (Node* n : g.nodes())
+      for (size_t s = 0; s < n->num_inputs(); ++s) slots += n->input(s) == v;
+    ASSERT_EQ(v->uses().size(), slots);
+    for (const Use& u : v->uses()) {
+      ASSERT_EQ(u.node->input(static_cast<size_t>(u.index)), v);
+      ASSERT_EQ(std::count(v->uses().begin(), v->uses().end(), u), 1);
+    }
+  };
+  uint32_t state = 12345;
+  auto next = [&] { return state = state * 1103515245u + 12345u, (state >> 8) % 1000; };
+  for (int step = 0; step < 150; ++step) {
+    Node* n = readers[next() % readers.size()];
+    switch (next() % 3) {
+      case 0:  // remove the node
+        g.remove_node(n);
+        readers.erase(std::find(readers.begin(), readers.end(), n));
+        break;
+      case 1:  // redirect slot 1
+        g.set_input(n, 1, n->input(1) == w ? other : w);
+        break;
+      default:  // append another read of w
+        g.append_input(n, w);
+    }
+    check(w);
+    check(other);
+  }
+  g.replace_all_uses(w, other);
+  EXPECT_TRUE(w->uses().empty());
+  check(other);
 }

@@ -58,6 +58,8 @@ class Value {
 
   Node* producer() const { return producer_; }
   int producer_output() const { return producer_output_; }
+  /// Every input slot reading this value. The order is not meaningful: removing an edge moves
+  /// the last use into its place (ABI 1.9; before, uses stayed in insertion order).
   const std::vector<Use>& uses() const { return uses_; }
   bool is_graph_input() const { return is_input_; }
   bool is_graph_output() const { return is_output_; }
@@ -117,6 +119,9 @@ class Node {
   // Appended in ABI 1.9 (nodes are allocated by the SDK library only, so earlier members keep
   // their offsets for plugins built against 1.8).
   uint32_t id_ = 0;
+  /// Per input slot, where its Use sits in the input value's uses(): an edge is removed in O(1)
+  /// however many readers the value has (a constant merged by CSE may have thousands).
+  std::vector<uint32_t> use_pos_;
 };
 
 /// A cross-stream dependency: the node `wait_before` (on its stream) may not start before the
@@ -233,6 +238,7 @@ class Graph {
   std::unordered_map<std::string, Value*> value_index_;
   std::unordered_map<std::string, Node*> node_index_;
   std::vector<Value*> inputs_, outputs_;
+  void unlink_use(Node* n, size_t slot);  // removes input `slot` of `n` from its value's uses
   // State added after ABI 1.8 (counters, the node-list cache) lives behind this pointer, which
   // took the place of an 8-byte counter: sizeof(Graph) and every earlier member's offset are
   // those plugins built against 1.8 compiled in.
