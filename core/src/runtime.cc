@@ -6,6 +6,7 @@
 #include <functional>
 #include <new>
 #include <sched.h>
+#include <optional>
 #include <unordered_map>
 
 #include "ge/core/profiler.h"
@@ -35,7 +36,11 @@ struct Executable::Impl {
   int streams = 1, intra_threads = 1;
   int threads = 1;  ///< the whole budget: the streams' shares (stream_share) add up to it
   size_t aliases = 0;  // nodes executed as views of their input (no kernel)
-  std::unordered_map<const Value*, Tensor> buffers;  // produced values: a view into the arena or their own buffer
+  // Produced values by Value::id: a view into the arena or their own buffer (empty: none yet).
+  std::vector<std::optional<Tensor>> buffers;
+  const Tensor* buffer(const Value* v) const {
+    return v->id() < buffers.size() && buffers[v->id()] ? &*buffers[v->id()] : nullptr;
+  }
   Tensor arena;  // one allocation for every value the memory stage planned (Graph::arena_bytes)
   // Where each graph input is read: (step, input slot).
   std::vector<std::vector<std::pair<size_t, size_t>>> input_uses;
@@ -116,8 +121,10 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
     log(LogLevel::Warn, "running " + std::to_string(budget) + " threads on " + std::to_string(cores) +
                             " available cores oversubscribes them (threads share cores and wait on each "
                             "other; --threads " + std::to_string(cores) + " or fewer runs faster)");
-  std::unordered_map<const Value*, size_t> input_index;
-  for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]] = i;
+  constexpr size_t kNotInput = SIZE_MAX;
+  std::vector<size_t> input_index(g.value_id_bound(), kNotInput);  // by Value::id
+  for (size_t i = 0; i < g.inputs().size(); ++i) input_index[g.inputs()[i]->id()] = i;
+  impl_->buffers.resize(g.value_id_bound());
   impl_->input_uses.resize(g.inputs().size());
 
   if (g.arena_bytes > 0 && opts.arena.data() && opts.arena.nbytes() >= g.arena_bytes)
@@ -136,9 +143,9 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
   auto tensor_for = [&](const Value* v) -> Tensor {
     if (!v) return Tensor();
     if (v->is_constant()) return *v->data;
-    if (input_index.count(v)) return Tensor::view(v->dtype, v->shape, nullptr, v->format);
-    auto it = impl_->buffers.find(v);
-    if (it == impl_->buffers.end()) {
+    if (input_index[v->id()] != kNotInput) return Tensor::view(v->dtype, v->shape, nullptr, v->format);
+    std::optional<Tensor>& buf = impl_->buffers[v->id()];
+    if (!buf) {
       Tensor t;
       if (v->arena_offset >= 0 && !v->is_graph_output()) {
         if (static_cast<uint64_t>(v->arena_offset) + v->nbytes() > g.arena_bytes)
@@ -149,25 +156,22 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
       } else {
         t = allocate_or_refuse(v->dtype, v->shape, v->format, v->nbytes(), [v] { return value_label(*v); });
       }
-      it = impl_->buffers.emplace(v, std::move(t)).first;
+      buf = std::move(t);
     }
-    return Tensor::view(v->dtype, v->shape, it->second.data(), v->format);
+    return Tensor::view(v->dtype, v->shape, buf->data(), v->format);
   };
 
   // With an arena plan the nodes run in the graph's order (the order the plan's lifetimes were
   // computed for); without one, in a topological order.
   // A multi-stream schedule always runs in graph order (StreamOrder checked it).
   std::vector<Node*> order = g.arena_bytes > 0 || sorder ? g.nodes() : g.topological_order();
-  std::unordered_map<const Node*, int> node_step;  // -1: view
   for (Node* n : order) {
     if (is_view(*n, g, env)) {
       // The memory plan placed the output on the input's bytes: the node is a view, no kernel.
       tensor_for(n->output(0));
       ++impl_->aliases;
-      node_step[n] = -1;
       continue;
     }
-    node_step[n] = static_cast<int>(impl_->steps.size());
     impl_->step_stream.push_back(impl_->streams > 1 ? n->stream : 0);
     const KernelDef* kd = env.kernels.find(opts.backend, n->domain(), n->op_type());
     if (!kd) {
@@ -184,7 +188,7 @@ Executable::Executable(std::shared_ptr<const Graph> graph, const Environment& en
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       const Value* v = n->input(i);
       s.inputs.push_back(tensor_for(v));
-      if (v && input_index.count(v)) impl_->input_uses[input_index[v]].emplace_back(impl_->steps.size(), i);
+      if (v && input_index[v->id()] != kNotInput) impl_->input_uses[input_index[v->id()]].emplace_back(impl_->steps.size(), i);
     }
     for (const Value* o : n->outputs()) s.outputs.push_back(tensor_for(o));
     impl_->steps.push_back(std::move(s));
@@ -229,9 +233,9 @@ uint64_t Executable::arena_bytes() const { return graph_->arena_bytes; }
 std::optional<Tensor> Executable::value(const std::string& name) const {
   const Value* v = graph_->find_value(name);
   if (!v) return std::nullopt;
-  auto it = impl_->buffers.find(v);
-  if (it == impl_->buffers.end()) return std::nullopt;
-  return it->second.clone();
+  const Tensor* t = impl_->buffer(v);
+  if (!t) return std::nullopt;
+  return t->clone();
 }
 
 const Node& Executable::step_node(size_t i) const { return *impl_->steps.at(i).node; }
@@ -265,7 +269,9 @@ std::vector<Tensor> Executable::collect_outputs(const std::vector<Tensor>& input
       for (size_t i = 0; i < g.inputs().size(); ++i)
         if (g.inputs()[i] == v) out.push_back(inputs[i].clone());
     } else {
-      out.push_back(impl_->buffers.at(v).clone());
+      const Tensor* t = impl_->buffer(v);
+      if (!t) throw Error("graph output '" + v->name() + "' has no buffer (no node of the plan writes it)");
+      out.push_back(t->clone());
     }
   }
   return out;
