@@ -42,8 +42,10 @@
 /// KernelBuildContext::dynamic_outputs) for ops whose output shape depends on input values.
 /// 1.8: verify_graph / verify_graph_or_throw on a mutable Graph& check inference in place
 /// (verifier.h), without copying the graph.
-/// 1.9: dense node and value ids (Node::id, Value::id, Graph::node_id_bound, value_id_bound in
-/// ir.h); Node and Value gained a trailing member, Graph's layout is unchanged.
+/// 1.9: dense node and value ids (Node::id, Value::id, Graph::node_id_bound, value_id_bound,
+/// node_by_id, value_by_id in ir.h); Node and Value gained trailing members, Graph's layout is
+/// unchanged. Removing an edge is O(1) and moves the value's last use into its place: the order
+/// of Value::uses() is no longer the order the edges were made in.
 #define GE_SDK_ABI_MAJOR 1
 #define GE_SDK_ABI_MINOR 9
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
