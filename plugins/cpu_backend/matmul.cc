@@ -9,7 +9,8 @@
 // strides of the memory descriptors (no copy); alpha is oneDNN's output scale (applied to the
 // product before post-ops); beta * C is a binary-add post-op whose source broadcasts.
 //
-// A constant B (weights) lets oneDNN choose its layout (format_tag::any); it is reordered once.
+// A constant B (weights) lets oneDNN choose its layout (format_tag::any); it is reordered once,
+// or read in place when oneDNN chose its own layout.
 // A node cpu_precision put in bf16 (bf16.h) runs bf16 A and B with fp32 accumulation and an fp32
 // result: A (and a non-constant B) are reordered fp32 → bf16 into owned buffers at each run.
 #include <cstring>
@@ -63,7 +64,9 @@ class MatmulCore {
           b_r_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng_, b_md, eng_, pd_.weights_desc()));
         }
       }
-      if (b_const) {
+      // A constant B whose chosen layout is the user's own is read in place at run (the kernel's
+      // input 1 is the constant): no copy, no reorder.
+      if (b_const && (bf16 || pd_.weights_desc() != b_md)) {
         memory user(b_md, eng_, const_cast<float*>(b_const));
         b_mem_ = memory(pd_.weights_desc(), eng_);
         reorder(user, b_mem_);
