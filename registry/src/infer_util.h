@@ -53,5 +53,8 @@ int64_t axis_in(const InferContext& ctx, int64_t axis, int64_t rank, const std::
 std::vector<int64_t> axes_in(const InferContext& ctx, const std::vector<int64_t>& axes,
                              int64_t rank, const std::string& what);
 std::string join(const std::vector<int64_t>& v);
+/// mask[i] = 1 for each i in `axes` (normalized by axes_in, so within [0, rank)): lookups in O(1),
+/// so that a shape pass stays linear in the rank however many axes are listed.
+std::vector<char> axes_mask(const std::vector<int64_t>& axes, int64_t rank);
 
 }  // namespace ge::registry::detail

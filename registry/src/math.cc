@@ -109,10 +109,10 @@ void infer_reduce(InferContext& ctx) {
   if (axes.empty())  // absent or [] (ONNX's reduce shape inference treats both alike)
     for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   const bool keep = int_attr(ctx, "keepdims", 1) != 0;
+  const std::vector<char> reduced = axes_mask(axes, r);
   Shape y;
   for (int64_t i = 0; i < r; ++i) {
-    const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
-    if (!reduced) y.dims().push_back(x[i]);
+    if (!reduced[static_cast<size_t>(i)]) y.dims().push_back(x[i]);
     else if (keep) y.dims().push_back(1);
   }
   ctx.set_output(0, ctx.input_type(0), y);

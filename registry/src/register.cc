@@ -88,13 +88,21 @@ int64_t axis_in(const InferContext& ctx, int64_t axis, int64_t rank, const std::
 std::vector<int64_t> axes_in(const InferContext& ctx, const std::vector<int64_t>& axes,
                              int64_t rank, const std::string& what) {
   std::vector<int64_t> out;
+  std::vector<char> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)), 0);  // linear, not |axes|²
   for (int64_t a : axes) {
     int64_t n = axis_in(ctx, a, rank, what);
-    if (std::find(out.begin(), out.end(), n) != out.end())
+    if (seen[static_cast<size_t>(n)])
       ctx.fail(what + " [" + join(axes) + "] repeats axis " + std::to_string(n));
+    seen[static_cast<size_t>(n)] = 1;
     out.push_back(n);
   }
   return out;
+}
+
+std::vector<char> axes_mask(const std::vector<int64_t>& axes, int64_t rank) {
+  std::vector<char> mask(static_cast<size_t>(std::max<int64_t>(rank, 0)), 0);
+  for (int64_t a : axes) mask.at(static_cast<size_t>(a)) = 1;
+  return mask;
 }
 
 std::string join(const std::vector<int64_t>& v) {

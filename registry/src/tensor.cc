@@ -232,10 +232,10 @@ void infer_unsqueeze(InferContext& ctx) {
   }
   const auto out_rank = static_cast<int64_t>(x.rank() + axes.size());
   axes = axes_in(ctx, axes, out_rank, "axes");
+  const std::vector<char> inserted = axes_mask(axes, out_rank);
   Shape y;
   size_t src = 0;
-  for (int64_t i = 0; i < out_rank; ++i)
-    y.dims().push_back(std::find(axes.begin(), axes.end(), i) != axes.end() ? 1 : x[src++]);
+  for (int64_t i = 0; i < out_rank; ++i) y.dims().push_back(inserted[static_cast<size_t>(i)] ? 1 : x[src++]);
   ctx.set_output(0, ctx.input_type(0), y);
 }
 
@@ -248,9 +248,10 @@ void infer_squeeze(InferContext& ctx) {
   if (ctx.def().since_version < 13) axes = ints_attr(ctx, "axes");
   else if (ctx.has_input(1)) axes = const_ints(ctx, 1, "axes");
   axes = axes_in(ctx, axes, r, "axes");
+  const std::vector<char> mask = axes_mask(axes, r);
   Shape y;
   for (int64_t i = 0; i < r; ++i) {
-    const bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
+    const bool listed = mask[static_cast<size_t>(i)];
     if (listed && x[i] != 1)
       ctx.fail("cannot squeeze axis " + std::to_string(i) + " of " + x.str() + " (not 1)");
     if (listed || (axes.empty() && x[i] == 1)) continue;
