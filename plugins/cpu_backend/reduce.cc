@@ -49,6 +49,8 @@ ReducePlan reduce_plan(const Shape& xs, const Shape& ys, const std::vector<int64
   std::vector<bool> red(static_cast<size_t>(rank), axes.empty());
   for (int64_t a : axes) {
     const int64_t n = normalize_axis(a, rank, who + " axes");
+    // normalize_axis takes axis 0 of a scalar (Concat's convention); a reduction has no axis there.
+    if (n >= rank) throw InvalidGraphError(who + ": axis " + std::to_string(a) + " is out of range for a rank-0 input");
     if (red[static_cast<size_t>(n)]) throw InvalidGraphError(who + ": axis " + std::to_string(a) + " repeated");
     red[static_cast<size_t>(n)] = true;
   }
