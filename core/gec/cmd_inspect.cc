@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "ge/core/symbolic.h"
 #include "ge/core/plan.h"
 #include "ge/core/graph_export.h"
 #include "ge/core/report.h"
@@ -53,6 +54,21 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
   // A plan file (told apart by its magic) shows its graph as saved, without recompiling. Without
   // --report only the graph is read: no kernels are built and stdout carries nothing but the output.
   const bool plan = ge::core::is_plan_file(model);
+  if (format == "symbolic") {
+    // The model as imported with its symbolic dims kept (ge/core/symbolic.h), before any pass.
+    if (plan) throw ge::Error("--format symbolic shows an ONNX model as imported with its symbolic dims; '" + model + "' is a plan");
+    ge::core::SymbolicImport s = ge::core::import_symbolic(*env, model, common.import_options());
+    std::vector<std::string> problems = ge::core::verify_symbolic(*s.graph, *env);
+    if (!problems.empty()) throw ge::InvalidGraphError("model file '" + model + "': symbolic inference is inconsistent: " + problems.front());
+    std::string bytes;
+    for (auto& [sym, param] : s.symbols) bytes += "# symbol " + sym + (sym == param ? "" : " (dim_param '" + param + "')") + "\n";
+    for (const std::string& f : s.fresh) bytes += "# fresh symbol " + f + "\n";
+    for (const std::string& c : s.constraints) bytes += "# assumed: " + c + "\n";
+    bytes += ge::print_graph(*s.graph);
+    if (out_path.empty()) std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    else write_file_atomic(out_path, bytes);
+    return 0;
+  }
   if (plan && format == "text" && ge::core::plan_is_dynamic(model)) return inspect_dynamic(model, *env, out_path);
   std::optional<Compiled> c;
   std::shared_ptr<const ge::Graph> graph;

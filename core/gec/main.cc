@@ -122,8 +122,9 @@ int main(int argc, char** argv) {
   inspect->add_option("--format", insp_format,
                       "text (default), dot, svg (needs graphviz), memory-svg (arena offset x schedule step, the lower "
                       "bound marked), onnx (fused ops in domain ge); for plans also "
-                      "sections (each backend section summarized, e.g. an .om's tasks) and sections-full (listed)")
-      ->check(CLI::IsMember({"text", "dot", "svg", "memory-svg", "onnx", "sections", "sections-full"}));
+                      "sections (each backend section summarized, e.g. an .om's tasks) and sections-full (listed); for "
+                      "ONNX models also symbolic (the imported graph with its symbolic dims kept: batch, 2*sequence, (H+1)/2)")
+      ->check(CLI::IsMember({"text", "dot", "svg", "memory-svg", "onnx", "sections", "sections-full", "symbolic"}));
   inspect->add_option("-o,--output", insp_out, "Write to this file instead of stdout (required for onnx)");
   common.add_to(*inspect);
 

@@ -1,5 +1,7 @@
 #include "ge/core/importer.h"
 
+#include "import_hook.h"
+
 #include "ge/sdk/error.h"
 #include "ge/sdk/kernel_delegate.h"
 #include "ge/sdk/log.h"
@@ -123,7 +125,8 @@ std::string op_label(const Node& n, const OpDef& def) {
 
 class Propagation {
  public:
-  Propagation(Graph& g, const Environment& env, const ImportOptions& opts) : g_(g), env_(env), opts_(opts) {}
+  Propagation(Graph& g, const Environment& env, const ImportOptions& opts, const NodeHook* hook = nullptr)
+      : g_(g), env_(env), opts_(opts), hook_(hook) {}
 
   void node(Node* n) {
     const int64_t opset = g_.opset(n->domain());
@@ -164,7 +167,7 @@ class Propagation {
     const std::string desc = n->describe();
     auto named = [&](const std::exception& e) { return std::string(e.what()).find(desc) != std::string::npos; };
     try {
-      infer(n, *def, opset);
+      if (!hook_ || !(*hook_)(n, *def, opset)) infer(n, *def, opset);
     } catch (const UnknownValueError&) {
       throw;
     } catch (const InvalidGraphError& e) {
@@ -248,13 +251,18 @@ class Propagation {
   Graph& g_;
   const Environment& env_;
   const ImportOptions& opts_;
+  const NodeHook* hook_;
 };
 
 }  // namespace
 
 ImportResult propagate_shapes(Graph& g, const Environment& env, const ImportOptions& opts) {
+  return propagate_shapes_hooked(g, env, opts, nullptr);
+}
+
+ImportResult propagate_shapes_hooked(Graph& g, const Environment& env, const ImportOptions& opts, const NodeHook* hook) {
   g.ops = &env.ops;
-  Propagation p(g, env, opts);
+  Propagation p(g, env, opts, hook);
   for (Node* n : g.topological_order()) p.node(n);
   if (!opts.frontend.input_shapes.empty() && p.stale_declared)
     log(LogLevel::Info, "--input-shape: " + std::to_string(p.stale_declared) +

@@ -40,6 +40,23 @@ int64_t Graph::opset(const std::string& domain) const {
   return it == opsets.end() ? 0 : it->second;
 }
 
+void Value::set_symbolic_dims(std::vector<DimExpr> dims) {
+  std::vector<int64_t> d(dims.size());
+  bool symbolic = false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    symbolic |= !dims[i].is_constant();
+    d[i] = dims[i].is_constant() ? dims[i].constant() : -1;
+  }
+  shape = Shape(std::move(d));
+  if (symbolic) sym_dims_ = std::make_shared<const std::vector<DimExpr>>(std::move(dims));
+  else sym_dims_.reset();
+}
+
+std::vector<DimExpr> Value::dim_exprs() const {
+  if (sym_dims_) return *sym_dims_;
+  return std::vector<DimExpr>(shape.dims().begin(), shape.dims().end());
+}
+
 Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
   if (value_index_.count(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
   auto v = std::make_unique<Value>();
@@ -270,6 +287,7 @@ std::unique_ptr<Graph> Graph::clone() const {
     c->format = v->format;
     c->data = v->data;
     c->arena_offset = v->arena_offset;
+    c->sym_dims_ = v->sym_dims_;
     map[v->id_] = {v.get(), c};
   }
   auto to = [&](const Value* v) -> Value* {

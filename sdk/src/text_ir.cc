@@ -9,7 +9,7 @@ namespace ge {
 
 namespace {
 std::string type_str(const Value& v) {
-  std::string s = std::string(dtype_name(v.dtype)) + v.shape.str();
+  std::string s = std::string(dtype_name(v.dtype)) + (v.symbolic_dims() ? dims_str(*v.symbolic_dims()) : v.shape.str());
   if (v.format != Format::ND && v.format != Format::NCHW) s += "@" + std::string(format_name(v.format));
   return s;
 }

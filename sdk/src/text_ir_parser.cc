@@ -28,6 +28,8 @@ struct Type {
   DataType dtype = DataType::Undefined;
   Shape shape;
   Format format = Format::ND;
+  /// Set when a dim is symbolic (dim_expr.h); `shape` then holds -1 there.
+  std::vector<DimExpr> sym;
 };
 
 bool looks_float(std::string_view t) { return t.find_first_of(".eEinI") != std::string_view::npos; }
@@ -101,12 +103,37 @@ class Parser : text_ir::Lexer {
     if (t.dtype == DataType::Undefined && dt != "undef") fail_at(p, "unknown dtype '" + dt + "'");
     expect('[', "'[' after the dtype");
     if (!eat(']')) {
+      std::vector<DimExpr> dims;
+      bool symbolic = false;
       do {
-        int64_t d = integer("a dimension");
-        if (d < 0) fail("dimension " + std::to_string(d) + " is negative");
-        t.shape.dims().push_back(d);
+        // A dim is an integer or a symbolic expression (dim_expr.h): the text up to the next
+        // ',' or ']' outside parentheses.
+        ws();
+        Pos dp = pos();
+        size_t j = i_;
+        int depth = 0;
+        while (j < s_.size() && (depth > 0 || (s_[j] != ',' && s_[j] != ']'))) {
+          if (s_[j] == '(') ++depth;
+          else if (s_[j] == ')' && --depth < 0) break;
+          ++j;
+        }
+        std::string_view text = s_.substr(i_, j - i_);
+        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+        if (text.empty()) fail("expected a dimension, got " + got());
+        DimExpr d;
+        try {
+          d = DimExpr::parse(text);
+        } catch (const Error& e) {
+          fail_at(dp, e.what());
+        }
+        if (d.is_constant() && d.constant() < 0) fail_at(dp, "dimension " + std::to_string(d.constant()) + " is negative");
+        symbolic |= !d.is_constant();
+        t.shape.dims().push_back(d.is_constant() ? d.constant() : -1);
+        dims.push_back(std::move(d));
+        i_ = j;
       } while (eat(','));
       expect(']', "',' or ']' in the shape");
+      if (symbolic) t.sym = std::move(dims);
     }
     if (i_ < s_.size() && s_[i_] == '@') {
       ++i_;
@@ -129,6 +156,7 @@ class Parser : text_ir::Lexer {
     v->dtype = t.dtype;
     v->shape = t.shape;
     v->format = t.format;
+    if (!t.sym.empty()) v->set_symbolic_dims(t.sym);
     return v;
   }
 
@@ -214,6 +242,7 @@ class Parser : text_ir::Lexer {
     std::string_view tok = run_of(is_number_char);
     if (tok == "tensor" && eat('<')) {
       Type t = type();
+      if (!t.sym.empty()) fail_at(p, "a tensor attribute's shape is static, got " + dims_str(t.sym));
       expect('>', "'>' closing the tensor type");
       return zero_filled(t, p, "tensor attribute");
     }
@@ -302,7 +331,8 @@ class Parser : text_ir::Lexer {
     } else if (kw == "const") {
       Pos p = here();
       Value* v = typed_definition();
-      const Type t{.dtype = v->dtype, .shape = v->shape, .format = v->format};
+      if (v->symbolic_dims()) fail_at(p, "constant '%" + v->name() + "' has a symbolic shape " + dims_str(*v->symbolic_dims()) + "; a constant's shape is static");
+      const Type t{.dtype = v->dtype, .shape = v->shape, .format = v->format, .sym = {}};
       const std::string what = "constant '%" + v->name() + "'";
       Tensor data;
       if (eat('=')) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ge/sdk/attribute.h"
+#include "ge/sdk/dim_expr.h"
 #include "ge/sdk/tensor.h"
 #include "ge/sdk/types.h"
 
@@ -74,6 +75,16 @@ class Value {
   /// top of this header.
   uint32_t id() const { return id_; }
 
+  /// (ABI 1.10) The symbolic shape (dim_expr.h) of a value of a graph kept with symbolic dims
+  /// (ge/core/symbolic.h): one expression per axis, a constant where the extent is fixed; null
+  /// for a static value. Where it is set, `shape` holds -1 on each symbolic axis, so such a graph
+  /// is inferred, verified and printed, not compiled: binding the symbols gives the static graph.
+  const std::vector<DimExpr>* symbolic_dims() const { return sym_dims_.get(); }
+  /// Sets the symbolic shape and `shape` with it; an all-constant one makes the value static.
+  void set_symbolic_dims(std::vector<DimExpr> dims);
+  /// The extents of `shape` as expressions (the symbolic ones where set).
+  std::vector<DimExpr> dim_exprs() const;
+
  private:
   friend class Graph;
   std::string name_;
@@ -84,6 +95,7 @@ class Value {
   bool is_output_ = false;
   std::list<std::unique_ptr<Value>>::iterator self_;
   uint32_t id_ = 0;  // appended in ABI 1.9, as Node::id_
+  std::shared_ptr<const std::vector<DimExpr>> sym_dims_;  // appended in ABI 1.10
 };
 
 class Node {

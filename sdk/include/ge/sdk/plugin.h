@@ -46,8 +46,10 @@
 /// node_by_id, value_by_id in ir.h); Node and Value gained trailing members, Graph's layout is
 /// unchanged. Removing an edge is O(1) and moves the value's last use into its place: the order
 /// of Value::uses() is no longer the order the edges were made in.
+/// 1.10: symbolic dims (ge/sdk/dim_expr.h; Value::symbolic_dims, set_symbolic_dims, dim_exprs);
+/// Value gained a trailing member; the text IR prints and parses symbolic dims.
 #define GE_SDK_ABI_MAJOR 1
-#define GE_SDK_ABI_MINOR 9
+#define GE_SDK_ABI_MINOR 10
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
 
 namespace ge {

@@ -14,6 +14,8 @@ namespace ge {
 /// dtypes and shapes equal what the op's shape inference gives. Returns the problems found
 /// (empty = valid), each naming the node or value. Each node's inference runs on its recorded
 /// inputs, so a disagreement is reported at the node whose outputs do not follow from them.
+/// Nodes reading or writing a value with symbolic dims (Value::symbolic_dims) are left to the
+/// symbolic check of the host (ge/core/symbolic.h): only their structure is checked here.
 /// This form leaves `g` untouched: the inference check runs on a copy of the graph.
 std::vector<std::string> verify_graph(const Graph& g, const OpRegistry* registry = nullptr);
 
