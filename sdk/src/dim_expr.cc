@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <numeric>
 
 #include "ge/sdk/error.h"
@@ -42,15 +43,25 @@ std::string DimExpr::monomial_key(const Monomial& m) {
   return k;
 }
 
+// Bounds that keep every expression small: a product of sums multiplies out, so (a+b)*(a+b)*...
+// would otherwise grow without limit (dims of real models have a handful of terms).
+constexpr size_t kMaxTerms = 64;
+constexpr size_t kMaxAtoms = 16;
+
 void DimExpr::add_term(const Monomial& m, int64_t coef) {
   if (coef == 0) return;
+  // INT64_MIN has no positive counterpart to print and parse back.
+  if (coef == std::numeric_limits<int64_t>::min()) throw Error("symbolic dimension: coefficient out of range");
+  if (m.size() > kMaxAtoms) throw Error("symbolic dimension: a product of more than " + std::to_string(kMaxAtoms) + " factors");
   std::string k = monomial_key(m);
   auto it = terms_.find(k);
   if (it == terms_.end()) {
+    if (terms_.size() >= kMaxTerms) throw Error("symbolic dimension: more than " + std::to_string(kMaxTerms) + " terms");
     terms_.emplace(std::move(k), Term{m, coef});
     return;
   }
   it->second.coef = checked_add(it->second.coef, coef);
+  if (it->second.coef == std::numeric_limits<int64_t>::min()) throw Error("symbolic dimension: coefficient out of range");
   if (it->second.coef == 0) terms_.erase(it);
 }
 

@@ -92,6 +92,11 @@ TEST(DimExpr, ParseErrorsNameTheText) {
   EXPECT_EQ(msg("H$"), "dimension 'H$': unexpected '$' at character 2");
   EXPECT_NE(msg("99999999999999999999").find("integer out of range"), std::string::npos);
   EXPECT_NE(msg(std::string(200, '(').c_str()).find("nested too deeply"), std::string::npos);
+  // A product of sums multiplies out: bounded, not exponential.
+  std::string big = "(a+b+c+d)";
+  for (int i = 0; i < 5; ++i) big += "*(a+b+c+d)";  // 84 terms
+  EXPECT_NE(msg(big.c_str()).find("more than 64 terms"), std::string::npos) << msg(big.c_str());
+  EXPECT_NE(msg("s-9223372036854775807-1").find("coefficient out of range"), std::string::npos);
 }
 
 TEST(DimExprTextIr, PrintsAndParsesSymbolicDims) {

@@ -46,7 +46,8 @@ class DimExpr {
   /// Every symbol the expression mentions.
   void collect_symbols(std::set<std::string>& out) const;
 
-  /// Overflow of a coefficient past int64 throws ge::Error.
+  /// Overflow of a coefficient past int64, more than 64 terms or a product of more than 16
+  /// factors throws ge::Error.
   friend DimExpr operator+(const DimExpr& a, const DimExpr& b);
   friend DimExpr operator-(const DimExpr& a, const DimExpr& b);
   friend DimExpr operator*(const DimExpr& a, const DimExpr& b);
