@@ -64,7 +64,9 @@ int cmd_inspect(const std::string& model, const CommonOptions& common, const std
     for (auto& [sym, param] : s.symbols) bytes += "# symbol " + sym + (sym == param ? "" : " (dim_param '" + param + "')") + "\n";
     for (const std::string& f : s.fresh) bytes += "# fresh symbol " + f + "\n";
     for (const std::string& c : s.constraints) bytes += "# assumed: " + c + "\n";
-    bytes += ge::print_graph(*s.graph);
+    ge::TextIrOptions o;
+    o.max_const_elements = 64;  // shape constants, so that the text parses back to the same graph
+    bytes += ge::print_graph(*s.graph, o);
     if (out_path.empty()) std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     else write_file_atomic(out_path, bytes);
     return 0;

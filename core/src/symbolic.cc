@@ -100,7 +100,10 @@ struct Out {
 
 class Engine {
  public:
-  explicit Engine(Graph& g) : g_(g) {}
+  explicit Engine(Graph& g) : g_(g) {
+    for (Value* v : g.inputs())
+      for (const DimExpr& e : v->dim_exprs()) e.collect_symbols(input_symbols_);
+  }
 
   /// A value whose dims or contents depend on a symbol.
   bool symbolic(const Value* v) const {
@@ -199,11 +202,13 @@ class Engine {
         // target is not tracked): fresh symbols, one per axis of the declared rank.
         bool all_unknown = true;
         for (const Sample& s : samples) all_unknown &= s.unknown;
-        if (!all_unknown || o->dtype == DataType::Undefined)
-          throw UnsupportedError(n->describe() + ": output '" + o->name() +
-                                 "' has a shape that depends on run-time values and the model declares no type for it");
-        r.dtype = o->dtype;
-        for (size_t k = 0; k < o->shape.rank(); ++k) r.dims.push_back(fresh_symbol(n, o, k));
+        std::optional<std::pair<DataType, Dims>> dd = all_unknown ? data_dependent_type(n, i) : std::nullopt;
+        if (!dd)
+          throw UnsupportedError(n->describe() + ": output '" + o->name() + "' has a shape that depends on run-time values and GE " +
+                                 "knows no rank for it (the compile runs such a model in stages: docs/plan.md, \"Data-dependent shapes\")");
+        r.dtype = dd->first;
+        for (size_t k = 0; k < dd->second.size(); ++k)
+          r.dims.push_back(dd->second[k] == DimExpr(-1) ? fresh_symbol(n, o, k) : dd->second[k]);
         continue;
       }
       r.dtype = samples[0].dtype[i];
@@ -237,6 +242,7 @@ class Engine {
         if (ok) r.value = value0;
       }
     }
+    if (!syms.empty() && !samples[0].unknown) validate(n, def, opset, syms, outs);
     return outs;
   }
 
@@ -270,10 +276,115 @@ class Engine {
   }
 
   DimExpr fresh_symbol(const Node* n, const Value* o, size_t axis) {
-    const std::string s = identifier_of(o->name() + "_" + std::to_string(axis));
+    const std::string base = identifier_of(o->name() + "_" + std::to_string(axis));
+    std::string s = base;
+    for (int k = 2; input_symbols_.count(s); ++k) s = base + "_" + std::to_string(k);  // never a model's own symbol
     if (fresh_names_.insert(s).second)
       fresh.push_back(s + ": value '" + o->name() + "' axis " + std::to_string(axis) + " (node '" + n->name() + "')");
     return DimExpr::symbol(s);
+  }
+
+  /// The probes see symbol values in one range; an expression can fit them and be wrong outside
+  /// it (a Slice clamped at 100, a Squeeze of a dim that is 1, a ceil-mode pool at multiples of
+  /// its stride). The node is inferred again at 1, at 2, at multiples of 64 and at large values:
+  /// an axis whose expression disagrees there becomes a fresh symbol; a failure or another rank
+  /// there is reported as a constraint (once per node). Bindings at which a symbolic dim of an
+  /// input is already below 1 are skipped (reported where it arose).
+  void validate(Node* n, const OpDef& def, int64_t opset, const std::set<std::string>& syms, std::vector<Out>& outs) {
+    std::vector<Binding> vs(4);
+    int64_t i = 0;
+    for (const std::string& x : syms) {
+      vs[0][x] = 1;
+      vs[1][x] = 2;
+      vs[2][x] = 64 * (i + 2);
+      vs[3][x] = 211 + 67 * i;
+      ++i;
+    }
+    bool noted = false;
+    auto note = [&](const std::string& what) {
+      if (!noted) constraints.push_back(what);
+      noted = true;
+    };
+    for (const Binding& b : vs) {
+      bool valid = true;
+      for (Value* v : n->inputs())
+        if (v && v->symbolic_dims())
+          for (const DimExpr& e : *v->symbolic_dims()) {
+            try {
+              valid &= e.is_constant() || e.evaluate(b) >= 1;
+            } catch (const Error&) {
+              valid = false;
+            }
+          }
+      if (!valid) continue;
+      Sample s;
+      try {
+        s = probe(n, def, opset, b);
+      } catch (const InvalidGraphError& e) {
+        note(n->describe() + " does not hold at " + binding_str(b) + " (" + e.what() + ")");
+        continue;
+      }
+      if (s.unknown) continue;
+      for (size_t k = 0; k < outs.size(); ++k) {
+        Value* o = n->output(k);
+        if (!o) continue;
+        Out& r = outs[k];
+        if (s.dims[k].size() != r.dims.size()) {
+          note(n->describe() + ": output '" + o->name() + "' is " + dims_str(r.dims) + " but has rank " +
+               std::to_string(s.dims[k].size()) + " at " + binding_str(b) + " (" + Shape(s.dims[k]).str() + ")");
+          continue;
+        }
+        for (size_t a = 0; a < r.dims.size(); ++a) {
+          int64_t want;
+          try {
+            want = r.dims[a].evaluate(b);
+          } catch (const Error&) {
+            continue;  // a fresh symbol
+          }
+          if (want == s.dims[k][a]) continue;
+          log(LogLevel::Debug, n->describe() + ": axis " + std::to_string(a) + " of '" + o->name() + "' fits " + r.dims[a].str() +
+                                   " at the probes but is " + std::to_string(s.dims[k][a]) + " at " + binding_str(b) + "; fresh symbol");
+          r.dims[a] = fresh_symbol(n, o, a);
+        }
+        if (r.value && !value_agrees(*r.value, b, s)) r.value.reset();
+      }
+    }
+  }
+
+  /// dtype and dims (-1 = a fresh symbol) of an output whose shape depends on run-time values, for
+  /// the ops whose rank does not (onnx/docs/Operators.md); nullopt for the others.
+  std::optional<std::pair<DataType, Dims>> data_dependent_type(const Node* n, size_t out) const {
+    if (!n->domain().empty()) return std::nullopt;
+    const std::string& op = n->op_type();
+    Value* x = n->input(0);
+    auto unknown = [](size_t r) { return Dims(r, DimExpr(-1)); };
+    auto static_len = [&](size_t i) -> std::optional<size_t> {
+      Value* v = n->input(i);
+      if (!v || v->symbolic_dims() || v->shape.rank() != 1) return std::nullopt;
+      return static_cast<size_t>(v->shape[0]);
+    };
+    if (!x) return std::nullopt;
+    if (op == "NonZero" && out == 0) return std::make_pair(DataType::Int64, Dims{DimExpr(static_cast<int64_t>(x->shape.rank())), DimExpr(-1)});
+    if (op == "Reshape" && out == 0) {
+      if (auto k = static_len(1)) return std::make_pair(x->dtype, unknown(*k));
+      return std::nullopt;
+    }
+    if (op == "Expand" && out == 0) {
+      if (auto k = static_len(1)) return std::make_pair(x->dtype, unknown(std::max(*k, x->shape.rank())));
+      return std::nullopt;
+    }
+    if (op == "ConstantOfShape" && out == 0) {
+      DataType dt = DataType::Float32;
+      if (n->attrs.has("value")) dt = n->attrs.get_tensor("value").dtype();
+      if (auto k = static_len(0)) return std::make_pair(dt, unknown(*k));
+      return std::nullopt;
+    }
+    if (op == "Range" && out == 0) return std::make_pair(x->dtype, unknown(1));
+    if ((op == "Tile" || op == "Pad" || op == "Slice" || op == "Resize" || op == "Upsample") && out == 0)
+      return std::make_pair(x->dtype, unknown(x->shape.rank()));
+    if (op == "TopK" && out < 2) return std::make_pair(out == 0 ? x->dtype : DataType::Int64, unknown(x->shape.rank()));
+    if (op == "OneHot" && out == 0 && n->input(2)) return std::make_pair(n->input(2)->dtype, unknown(x->shape.rank() + 1));
+    return std::nullopt;
   }
 
   /// Runs the op's registry inference with every input's dims and tracked values evaluated at
@@ -662,6 +773,7 @@ class Engine {
   std::vector<bool> dependent_;
   std::vector<std::optional<Dims>> values_;
   std::set<std::string> fresh_names_;
+  std::set<std::string> input_symbols_;
 };
 
 }  // namespace
@@ -736,14 +848,14 @@ SymbolicImport import_symbolic(const Environment& env, const std::string& path, 
   return out;
 }
 
-std::vector<std::string> infer_symbolic(Graph& g, const Environment& env) {
+SymbolicNotes infer_symbolic(Graph& g, const Environment& env) {
   ImportOptions io;
   io.backend.clear();
   Engine e(g);
   NodeHook hook = [&](Node* n, const OpDef& def, int64_t opset) { return e.import_node(n, def, opset); };
   propagate_shapes_hooked(g, env, io, &hook);
   verify_graph_or_throw(g, &env.ops);
-  return e.fresh;
+  return {e.fresh, e.constraints};
 }
 
 std::vector<std::string> verify_symbolic(Graph& g, const Environment& env) {

@@ -21,19 +21,7 @@ inline const OpDef* op_def(const Graph& g, const Node& n, const PassContext& ctx
 }
 
 /// True when every node comes after the producers of its inputs in the node list.
-/// Linear in the edges times log(nodes), with two allocations (it runs before most passes).
-inline bool nodes_in_topological_order(const Graph& g) {
-  const std::vector<Node*> list = g.nodes();
-  std::vector<size_t> pos(g.node_id_bound(), SIZE_MAX);  // list position by Node::id
-  for (size_t i = 0; i < list.size(); ++i) pos[list[i]->id()] = i;
-  for (size_t i = 0; i < list.size(); ++i)
-    for (const Value* v : list[i]->inputs()) {
-      if (!v || !v->producer()) continue;
-      const Node* p = v->producer();
-      if (p->graph() != &g || pos[p->id()] >= i) return false;
-    }
-  return true;
-}
+inline bool nodes_in_topological_order(const Graph& g) { return g.is_topological(g.nodes()); }
 
 /// The nodes in a topological order that keeps the graph's own order when it already is one, so
 /// "the first" of two equal nodes is the first in the text and rewrites keep the reading order.

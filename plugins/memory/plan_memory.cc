@@ -39,16 +39,6 @@ std::string string_option(const PassContext& ctx, const std::string& key, const 
   return name;
 }
 
-bool is_topological(const Graph& g, const std::vector<Node*>& order) {
-  std::vector<char> done(g.node_id_bound(), 0);  // by Node::id
-  for (const Node* n : order) {
-    for (const Value* in : n->inputs())
-      if (in && in->producer() && !done[in->producer()->id()]) return false;
-    done[n->id()] = 1;
-  }
-  return true;
-}
-
 uint64_t sum_aligned(const std::vector<BufferGroup>& groups, uint64_t alignment) {
   uint64_t s = 0;
   for (const BufferGroup& g : groups)
@@ -100,7 +90,7 @@ class PlanMemory final : public Pass {
     // A multi-stream schedule fixes the order (the schedule stage issued it); one stream may be
     // re-sorted.
     std::unique_ptr<StreamOrder> streams;
-    if (!is_multi_stream(g) && !is_topological(g, g.nodes())) g.sort_topologically();
+    if (!is_multi_stream(g) && !g.is_topological(g.nodes())) g.sort_topologically();
     // Pipelined graphs run stage by stage, each in-flight request in its own arena: StreamOrder
     // checks that stages are contiguous in graph order, the order planned here.
     if (is_multi_stream(g) || g.schedule.pipeline_stages > 1) {

@@ -27,14 +27,4 @@ uint64_t peak_live_bytes(const Graph& g, const std::vector<Node*>& order) {
   return peak;
 }
 
-bool is_topological(const Graph& g, const std::vector<Node*>& order) {
-  std::vector<char> done(g.node_id_bound(), 0);  // by Node::id
-  for (const Node* n : order) {
-    for (const Value* v : n->inputs())
-      if (v && v->producer() && !done[v->producer()->id()]) return false;
-    done[n->id()] = 1;
-  }
-  return true;
-}
-
 }  // namespace ge::sched

@@ -15,7 +15,4 @@ namespace ge::sched {
 /// Peak over the steps of `order` (a topological order of the whole of `g`) of the bytes live.
 uint64_t peak_live_bytes(const Graph& g, const std::vector<Node*>& order);
 
-/// Whether every node of `order` (nodes of `g`) comes after the producers of its inputs.
-bool is_topological(const Graph& g, const std::vector<Node*>& order);
-
 }  // namespace ge::sched

@@ -80,7 +80,7 @@ class SchedulePass final : public Pass {
       }
     }
     const std::vector<Node*> before = g.nodes();
-    if (!is_topological(g, before)) g.sort_topologically();
+    if (!g.is_topological(before)) g.sort_topologically();
     for (Node* n : g.nodes()) n->stream = 0, n->pipeline_stage = 0;
     g.schedule = ScheduleInfo{};
     it->second->schedule(g, ctx);

@@ -88,7 +88,7 @@ class SequentialScheduler final : public Scheduler {
       std::vector<Node*> order;
     };
     std::vector<Candidate> candidates;
-    if (is_topological(g, current)) candidates.push_back({"graph order", current});
+    if (g.is_topological(current)) candidates.push_back({"graph order", current});
     candidates.push_back({"memory-aware greedy", greedy_memory_order(g)});
     candidates.push_back({"topological sort", g.topological_order()});
     size_t best = 0;

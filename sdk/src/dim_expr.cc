@@ -236,7 +236,8 @@ std::string DimExpr::term_str(const Term& t, bool first) const {
   const uint64_t mag = c < 0 ? static_cast<uint64_t>(0) - static_cast<uint64_t>(c) : static_cast<uint64_t>(c);
   if (t.atoms.empty()) return s + std::to_string(mag);
   std::string prod;
-  const bool alone = t.atoms.size() == 1 && mag == 1;
+  // A leading minus binds tighter than '/' when parsed: -(H/2), not -H/2 (which reads (-H)/2).
+  const bool alone = t.atoms.size() == 1 && mag == 1 && !(first && c < 0);
   if (mag != 1) prod = std::to_string(mag);
   for (const Atom& a : t.atoms) {
     std::string as;

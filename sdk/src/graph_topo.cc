@@ -19,6 +19,17 @@
 
 namespace ge {
 
+bool Graph::is_topological(const std::vector<Node*>& order) const {
+  std::vector<char> done(node_id_bound(), 0);  // by Node::id
+  for (const Node* n : order) {
+    if (n->graph() != this || n->id() >= done.size()) return false;
+    for (const Value* v : n->inputs())
+      if (v && v->producer() && (v->producer()->graph() != this || !done[v->producer()->id()])) return false;
+    done[n->id()] = 1;
+  }
+  return true;
+}
+
 std::vector<Node*> Graph::topological_order() const {
   using BG = boost::compressed_sparse_row_graph<boost::directedS>;
   std::vector<Node*> list = nodes();

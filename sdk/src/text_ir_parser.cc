@@ -127,6 +127,7 @@ class Parser : text_ir::Lexer {
           fail_at(dp, e.what());
         }
         if (d.is_constant() && d.constant() < 0) fail_at(dp, "dimension " + std::to_string(d.constant()) + " is negative");
+        if (!d.is_constant() && (-d).is_positive()) fail_at(dp, "dimension " + d.str() + " is negative for every value of its symbols");
         symbolic |= !d.is_constant();
         t.shape.dims().push_back(d.is_constant() ? d.constant() : -1);
         dims.push_back(std::move(d));

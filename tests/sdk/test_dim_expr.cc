@@ -72,6 +72,12 @@ TEST(DimExpr, TextRoundTrips) {
     const DimExpr e = P(t);
     EXPECT_EQ(DimExpr::parse(e.str()), e) << t << " printed as " << e.str();
   }
+  // A leading minus before a division: -(H/2)+S, not -H/2+S (which reads (-H)/2).
+  const DimExpr half = S("S") - DimExpr::floor_div(S("H"), 2);
+  EXPECT_EQ(half.str(), "-(H/2)+S");
+  EXPECT_EQ(P(half.str().c_str()), half);
+  EXPECT_EQ(P("H-(H/2)").evaluate({{"H", 3}}), 2);
+  EXPECT_EQ(P("(-H)/2").evaluate({{"H", 3}}), -2);
   // Left to right: 2*H/32 is (2*H)/32 = H/16, and prints so.
   EXPECT_EQ(P("2*H/32").str(), "H/16");
   EXPECT_EQ(P(" batch * sequence ").str(), "batch*sequence");
@@ -131,6 +137,8 @@ TEST(DimExprTextIr, RefusesSymbolicConstantsAndBadDims) {
   EXPECT_NE(msg("graph g {\n  input %x: f32[H/W]\n}\n").find("the right side of '/' must be a positive integer constant"),
             std::string::npos);
   EXPECT_NE(msg("graph g {\n  input %x: f32[-2]\n}\n").find("dimension -2 is negative"), std::string::npos);
+  EXPECT_NE(msg("graph g {\n  input %x: f32[-H]\n}\n").find("dimension -H is negative for every value of its symbols"),
+            std::string::npos);
 }
 
 }  // namespace

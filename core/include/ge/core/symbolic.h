@@ -18,9 +18,11 @@
 //     symbols to values in [7, 97) (probes) and matched against candidate expressions — an input dim, an element of a
 //     tracked shape value, a product of consecutive input dims, the sum of one axis over the
 //     inputs — each up to an integer affine map `a*c + b`. The rules above are checked against the
-//     probes the same way. A dim that no candidate explains (the output of NonZero, a Reshape
-//     whose target is data) gets a fresh symbol named after the value and axis, listed in
-//     SymbolicImport::fresh.
+//     probes the same way. Every expression is then checked at four more bindings (all symbols 1,
+//     all 2, multiples of 64, values past 200), since a fit can hold in the probes' range only (a
+//     Slice clamped at 100). A dim that no candidate explains, or whose expression fails that check
+//     (the output of NonZero, a Reshape whose target is data), gets a fresh symbol named after the
+//     value and axis, listed in SymbolicImport::fresh.
 // A node whose inference fails at a probe binding is probed again at multiples of 32 from 96 on,
 // then of 256 from 4096 on (models whose dims must divide by their total stride, or exceed a
 // window), and that assumption is reported
@@ -46,9 +48,11 @@ struct SymbolicImport {
   std::map<std::string, std::string> symbols;
   /// Fresh symbols, each "symbol: value 'v' axis k (node 'n')".
   std::vector<std::string> fresh;
-  /// Nodes whose inference holds only for some values of the symbols and was inferred at
-  /// multiples of 32 or 256 (a UNet's skip Concat needs H divisible by its total stride), each naming
-  /// the node, the symbols and the failure at other values.
+  /// Nodes whose inference holds only for some values of the symbols: inferred at multiples of
+  /// 32 or 256 (a UNet's skip Concat needs H divisible by its total stride), or failing or of
+  /// another rank at one of the check bindings (1, 2, multiples of 64, values past 200: a
+  /// position table of 128 rows, a Squeeze of a dim that may be 1), each naming the node, the
+  /// symbols and the failure.
   std::vector<std::string> constraints;
 };
 
@@ -58,9 +62,13 @@ struct SymbolicImport {
 /// Throws ge::Error naming the file or the node.
 SymbolicImport import_symbolic(const Environment& env, const std::string& path, const ImportOptions& opts);
 
+/// What infer_symbolic found besides the dims: as SymbolicImport::fresh and ::constraints.
+struct SymbolicNotes {
+  std::vector<std::string> fresh, constraints;
+};
 /// Infers the symbolic dims of a graph whose inputs carry them (a text IR, say) the same way,
-/// folding what depends on no symbol. Returns the fresh symbols, as SymbolicImport::fresh.
-std::vector<std::string> infer_symbolic(Graph& g, const Environment& env);
+/// folding what depends on no symbol.
+SymbolicNotes infer_symbolic(Graph& g, const Environment& env);
 
 /// Symbolic consistency of a graph with symbolic dims (an import, or a text IR): every node's
 /// outputs are inferred again from its recorded inputs and compared with their recorded dtype

@@ -233,6 +233,10 @@ class Graph {
   /// Nodes in a topological order (Boost.Graph topological_sort; ties keep insertion order as
   /// far as the algorithm allows). Throws ge::InvalidGraphError naming a node on a cycle.
   std::vector<Node*> topological_order() const;
+  /// (ABI 1.10) True when every node of `order` comes after the producers of its inputs that
+  /// belong to this graph (a producer missing from `order`, or of another graph, makes it false).
+  /// Linear in the edges. is_topological(nodes()): is the node list itself an order to run in.
+  bool is_topological(const std::vector<Node*>& order) const;
   /// Reorders the node list topologically.
   void sort_topologically();
   /// Sets the node list's order to `order`, which must hold every node of this graph exactly once

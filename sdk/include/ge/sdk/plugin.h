@@ -47,7 +47,8 @@
 /// unchanged. Removing an edge is O(1) and moves the value's last use into its place: the order
 /// of Value::uses() is no longer the order the edges were made in.
 /// 1.10: symbolic dims (ge/sdk/dim_expr.h; Value::symbolic_dims, set_symbolic_dims, dim_exprs);
-/// Value gained a trailing member; the text IR prints and parses symbolic dims.
+/// Value gained a trailing member; the text IR prints and parses symbolic dims;
+/// Graph::is_topological.
 #define GE_SDK_ABI_MAJOR 1
 #define GE_SDK_ABI_MINOR 10
 #define GE_PLUGIN_ENTRY_SYMBOL "ge_plugin_entry"
