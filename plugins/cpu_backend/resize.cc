@@ -335,9 +335,14 @@ class ResizeKernel : public CpuKernel {
       if (scales.size() != r) throw InvalidGraphError("Resize: scales has " + std::to_string(scales.size()) + " values for rank " + std::to_string(r) + where_);
       for (size_t d = 0; d < r; ++d) {
         if (!(scales[d] > 0)) throw InvalidGraphError("Resize: scales must be positive" + where_);
-        // ONNX: output = floor(in * scale), the float32 scale widened as numpy does.
+        // ONNX: output = floor(in * scale). The reference widens the float32 scale as numpy does
+        // (10 * 0.7f = 6.99999988 → 6); onnx's shape inference and ONNX Runtime multiply in float
+        // (10.0f * 0.7f rounds to 7.0f → 7). The output shape came from that inference: either is
+        // accepted.
         const float sf = static_cast<float>(scales[d]);
-        if (static_cast<int64_t>(std::floor(static_cast<double>(sf) * static_cast<double>(xs_[d]))) != ys_[d])
+        const int64_t wide = static_cast<int64_t>(std::floor(static_cast<double>(sf) * static_cast<double>(xs_[d])));
+        const int64_t narrow = static_cast<int64_t>(std::floor(sf * static_cast<float>(xs_[d])));
+        if (wide != ys_[d] && narrow != ys_[d])
           throw InvalidGraphError("Resize: output shape " + ys_.str() + " disagrees with scales" + where_);
         len[d] = static_cast<double>(sf) * static_cast<double>(xs_[d]);
         scales[d] = sf;

@@ -57,6 +57,21 @@ TEST(Resize, NearestRoundPreferFloorHalfPixel) {
   expect_near(out[0], {10.f, 10.f, 20.f, 20.f});
 }
 
+// A scale whose float product rounds up to an integer: 10 * 0.7f is 7 in float arithmetic
+// (onnx's shape inference, ONNX Runtime) and 6.99999988 widened to double; the output of 7 that
+// the inference gives runs (it was refused as disagreeing with the scales).
+TEST(Resize, ScaleWhoseFloatProductRoundsUp) {
+  KernelHarness h(cpu::register_nn_kernels);
+  Tensor scales = f32({3}, {1.f, 1.f, 0.7f});
+  auto out = h.run("Resize", {f32({1, 1, 10}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), Tensor(), scales},
+                   {OutSpec{DataType::Float32, {1, 1, 7}}}, attrs({{"mode", std::string("nearest")}}), 13, {2});
+  ASSERT_EQ(out[0].numel(), 7);
+  // half_pixel: x = (o + 0.5) / 0.7 - 0.5 → 0.21, 1.64, ..., 8.79: first 0, second 2, last 9.
+  EXPECT_EQ(out[0].data_as<float>()[0], 0.f);
+  EXPECT_EQ(out[0].data_as<float>()[1], 2.f);
+  EXPECT_EQ(out[0].data_as<float>()[6], 9.f);
+}
+
 // ---------------------------------------------------------------- LSTM
 
 float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
