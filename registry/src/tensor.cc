@@ -274,6 +274,13 @@ void infer_shape(InferContext& ctx) {
   ctx.set_output_data(0, int64_tensor(v));
 }
 
+// Operators.md#Size: the element count as an int64 scalar. Known from the shape alone, like
+// Shape's output, so that what follows folds (ConstantOfShape(Unsqueeze(Size(x)))).
+void infer_size(InferContext& ctx) {
+  require_input(ctx, 0, "data");
+  ctx.set_output_data(0, int64_tensor({ctx.input_shape(0).numel()}, true));
+}
+
 // Operators.md#Constant: exactly one of value, sparse_value, value_float(s), value_int(s),
 // value_string(s).
 void infer_constant(InferContext& ctx) {
@@ -347,7 +354,7 @@ InferTable tensor_infer_fns() {
       {"Transpose", infer_transpose}, {"Concat", infer_concat},     {"Slice", infer_slice},
       {"Split", infer_split},
       {"Gather", infer_gather},       {"Unsqueeze", infer_unsqueeze}, {"Squeeze", infer_squeeze},
-      {"Shape", infer_shape},         {"Constant", infer_constant},
+      {"Shape", infer_shape},         {"Size", infer_size},         {"Constant", infer_constant},
       {"SpaceToDepth", infer_space_to_depth}, {"DepthToSpace", infer_depth_to_space},
   };
 }

@@ -263,6 +263,34 @@ TEST(Symbolic, FreshSymbolsAvoidTheModelsSymbols) {
   EXPECT_NE(d, "y_1");
 }
 
+// Size is known from the shape alone, as Shape is: a static import folds what follows it
+// (it stopped at the ConstantOfShape as data-dependent); with a symbolic input its value is the
+// product of the dims.
+TEST(Symbolic, SizeFoldsLikeShape) {
+  const std::string text =
+      "graph g opset(ai.onnx=13) {\n"
+      "  input %x: f32[2,3]\n"
+      "  const %ax: i64[1] = [0]\n"
+      "  %s: i64[] = Size(%x)\n"
+      "  %su: i64[1] = Unsqueeze(%s, %ax)\n"
+      "  %y: f32[6] = ConstantOfShape(%su)\n"
+      "  output %y\n"
+      "}\n";
+  auto g = ge::parse_graph(text);
+  ge::core::ImportOptions io;
+  io.backend.clear();
+  ge::core::propagate_shapes(*g, *env(), io);
+  EXPECT_EQ(g->find_value("y")->shape, (ge::Shape{6}));
+  ASSERT_NE(g->find_value("s")->data, nullptr);
+  EXPECT_EQ(g->find_value("s")->data->to_int64_vector(), std::vector<int64_t>{6});
+
+  std::string sym = text;
+  sym.replace(sym.find("f32[2,3]"), 8, "f32[B,3]");
+  sym.replace(sym.find("f32[6]"), 6, "f32[3*B]");
+  auto h = parse_and_infer(sym);
+  EXPECT_EQ(dims_of(*h, "y"), "[3*B]");
+}
+
 // NonZero: [rank of the input, a fresh symbol], not a refusal.
 TEST(Symbolic, NonZeroGetsItsRankAndAFreshSymbol) {
   ge::core::SymbolicNotes notes;
