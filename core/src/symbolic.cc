@@ -779,7 +779,12 @@ class Engine {
 }  // namespace
 
 SymbolicImport import_symbolic(const Environment& env, const std::string& path, const ImportOptions& opts) {
-  std::string bytes = read_regular_file(path, "model file");
+  return import_symbolic_bytes(env, read_regular_file(path, "model file"), path,
+                               std::filesystem::path(path).parent_path().string(), opts);
+}
+
+SymbolicImport import_symbolic_bytes(const Environment& env, std::string bytes, const std::string& path,
+                                     const std::string& base_dir, const ImportOptions& opts) {
   const OnnxSignature sig = onnx_signature(bytes, path);
   SymbolicImport out;
   // dim_param → symbol, and the static stand-in shapes the frontend reads the model with.
@@ -817,7 +822,6 @@ SymbolicImport import_symbolic(const Environment& env, const std::string& path, 
     input_dims[t.name] = std::move(d);
     io.frontend.input_shapes[t.name] = stand_in;
   }
-  const std::string base_dir = std::filesystem::path(path).parent_path().string();
   out.graph = load_onnx_bytes(std::move(bytes), path, base_dir, io.frontend);
   Graph& g = *out.graph;
   for (Value* v : g.inputs())

@@ -1,7 +1,9 @@
 // tests/fuzz/fuzz_onnx_import.cc — the whole ONNX import from model bytes: protobuf parsing, the
 // tensor checks, onnx's version converter and shape inference, the conversion to ge::Graph, GE's
 // registry checks and shape propagation with constant folding on the cpu backend's kernels,
-// function expansion, and the verifier (core::import_model, on bytes instead of a file).
+// function expansion, and the verifier (core::import_model, on bytes instead of a file); then the
+// same bytes through the import that keeps symbolic dims and its consistency check
+// (ge/core/symbolic.h), whose probing runs the registry's inference at many shapes.
 //
 // Built twice: fuzz_onnx_import mutates raw bytes; fuzz_onnx_proto (GE_FUZZ_ONNX_MUTATOR) adds
 // onnx_mutator.cc's LLVMFuzzerCustomMutator, which mutates the parsed ModelProto.
@@ -14,6 +16,7 @@
 #include "ge/core/importer.h"
 #include "ge/core/manifest.h"
 #include "ge/core/onnx_frontend.h"
+#include "ge/core/symbolic.h"
 #include "ge/sdk/verifier.h"
 
 namespace {
@@ -42,6 +45,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::unique_ptr<ge::Graph> g = ge::core::load_onnx_bytes(std::move(bytes), "fuzz.onnx", g_base_dir, opts.frontend);
     ge::core::propagate_shapes(*g, *g_env, opts);
     ge::verify_graph_or_throw(*g, nullptr);
+  });
+  ge::fuzz::expect_clear_error("fuzz_onnx_import (symbolic)", [&] {
+    ge::core::ImportOptions opts;
+    std::string again(reinterpret_cast<const char*>(data), size);
+    ge::core::SymbolicImport s = ge::core::import_symbolic_bytes(*g_env, std::move(again), "fuzz.onnx", g_base_dir, opts);
+    ge::core::verify_symbolic(*s.graph, *g_env);
   });
   return 0;
 }

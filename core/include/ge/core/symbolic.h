@@ -61,6 +61,10 @@ struct SymbolicImport {
 /// `opts.backend` is ignored (no function bodies are expanded: the graph is the model's).
 /// Throws ge::Error naming the file or the node.
 SymbolicImport import_symbolic(const Environment& env, const std::string& path, const ImportOptions& opts);
+/// The same from the model's bytes (`what` names it in messages; external data resolves in
+/// `base_dir`).
+SymbolicImport import_symbolic_bytes(const Environment& env, std::string bytes, const std::string& what,
+                                     const std::string& base_dir, const ImportOptions& opts);
 
 /// What infer_symbolic found besides the dims: as SymbolicImport::fresh and ::constraints.
 struct SymbolicNotes {
