@@ -286,7 +286,8 @@ class Engine {
 
   /// The probes see symbol values in one range; an expression can fit them and be wrong outside
   /// it (a Slice clamped at 100, a Squeeze of a dim that is 1, a ceil-mode pool at multiples of
-  /// its stride). The node is inferred again at 1, at 2, at multiples of 64 and at large values:
+  /// its stride). The node is inferred again at 1, at 2, at multiples of 64, at large values and,
+  /// for each floor division by k <= 64 in its outputs, at every residue modulo k:
   /// an axis whose expression disagrees there becomes a fresh symbol; a failure or another rank
   /// there is reported as a constraint (once per node). Bindings at which a symbolic dim of an
   /// input is already below 1 are skipped (reported where it arose).
@@ -299,6 +300,20 @@ class Engine {
       vs[2][x] = 64 * (i + 2);
       vs[3][x] = 211 + 67 * i;
       ++i;
+    }
+    // A floor division by k is checked at every residue modulo k: the probes may all miss one
+    // (Range(2, S, 3) is S/3, and (S-1)/3 agrees with it unless S is a multiple of 3).
+    std::set<int64_t> divisors;
+    for (const Out& r : outs)
+      for (const DimExpr& e : r.dims) e.collect_divisors(divisors);
+    for (int64_t k : divisors) {
+      if (k > 64) continue;
+      for (int64_t rem = 0; rem < k; ++rem) {
+        Binding b;
+        int64_t j = 0;
+        for (const std::string& x : syms) b[x] = 1024 * (j++ + 1) + rem;
+        vs.push_back(std::move(b));
+      }
     }
     bool noted = false;
     auto note = [&](const std::string& what) {
@@ -535,6 +550,30 @@ class Engine {
       bool ok = a != 0;
       for (size_t q = 0; q < cv.size() && ok; ++q) ok = a * cv[q] + b0 == obs[q];
       if (ok) return DimExpr(a) * c + DimExpr(b0);
+    }
+    // Floor divisions (a*c + b) / k, k in [2, 16], a in [1, 2k], |b| <= 2k: a Slice with step 2,
+    // Range with step 3, an equal Split of a symbolic axis, Resize by 0.7 (= 7/10). The check
+    // bindings after the fit (Engine::validate) catch a form that holds at the probes only.
+    for (const DimExpr& c : cands) {
+      std::vector<int64_t> cv;
+      try {
+        for (const Binding& b : bs) cv.push_back(c.evaluate(b));
+      } catch (const Error&) {
+        continue;
+      }
+      for (int64_t k = 2; k <= 16; ++k)
+        for (int64_t a = 1; a <= 2 * k; ++a) {
+          if (a % k == 0) continue;  // affine, tried above
+          for (int64_t b = -2 * k; b <= 2 * k; ++b) {
+            bool ok = true;
+            for (size_t q = 0; q < cv.size() && ok; ++q) {
+              const int64_t num = a * cv[q] + b;
+              const int64_t fl = num >= 0 ? num / k : -((-num + k - 1) / k);
+              ok = fl == obs[q];
+            }
+            if (ok) return DimExpr::floor_div(DimExpr(a) * c + DimExpr(b), k);
+          }
+        }
     }
     return std::nullopt;
   }

@@ -94,6 +94,15 @@ void DimExpr::collect_symbols(std::set<std::string>& out) const {
     }
 }
 
+void DimExpr::collect_divisors(std::set<int64_t>& out) const {
+  for (auto& [k, t] : terms_)
+    for (const Atom& a : t.atoms)
+      if (a.div) {
+        out.insert(a.div);
+        a.num->collect_divisors(out);
+      }
+}
+
 DimExpr operator+(const DimExpr& a, const DimExpr& b) {
   DimExpr r = a;
   for (auto& [k, t] : b.terms_) r.add_term(t.atoms, t.coef);

@@ -19,8 +19,9 @@
 //     tracked shape value, a product of consecutive input dims, the sum of one axis over the
 //     inputs — each up to an integer affine map `a*c + b`. The rules above are checked against the
 //     probes the same way. Every expression is then checked at four more bindings (all symbols 1,
-//     all 2, multiples of 64, values past 200), since a fit can hold in the probes' range only (a
-//     Slice clamped at 100). A dim that no candidate explains, or whose expression fails that check
+//     all 2, multiples of 64, values past 200) and, for each floor division by k in it, at every
+//     residue modulo k, since a fit can hold in the probes' range only (a Slice clamped at 100,
+//     (S-1)/3 for S/3 when no probe is a multiple of 3). A dim that no candidate explains, or whose expression fails that check
 //     (the output of NonZero, a Reshape whose target is data), gets a fresh symbol named after the
 //     value and axis, listed in SymbolicImport::fresh.
 // A node whose inference fails at a probe binding is probed again at multiples of 32 from 96 on,

@@ -45,6 +45,8 @@ class DimExpr {
   std::string as_symbol() const;
   /// Every symbol the expression mentions.
   void collect_symbols(std::set<std::string>& out) const;
+  /// The divisors of its floor divisions (nested ones too): {2, 32} for (H+1)/2 + W/32.
+  void collect_divisors(std::set<int64_t>& out) const;
 
   /// Overflow of a coefficient past int64, more than 64 terms or a product of more than 16
   /// factors throws ge::Error.
