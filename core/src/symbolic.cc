@@ -444,6 +444,11 @@ class Engine {
             if (e.back() < 0)
               throw InvalidGraphError("input '" + v->name() + "' would be " + dims_str(*d) + " = " + Shape(e).str() + "..., a negative extent");
           }
+          try {
+            Shape(e).numel();  // at most 2^59 elements, as every static shape (types.h)
+          } catch (const Error& err) {
+            throw InvalidGraphError("input '" + v->name() + "' would be " + dims_str(*d) + " = " + Shape(e).str() + ": " + err.what());
+          }
           v->shape = Shape(e);
         }
         if (val) {
