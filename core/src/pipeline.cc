@@ -46,7 +46,10 @@ bool apply_rule(const FusionRule& rule, Graph& g, HostPassContext& ctx, bool& ca
   capped = false;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     std::vector<uint32_t> order;  // Node::id: a node a rewrite removed is no longer found by it
-    for (Node* n : g.topological_order())
+    // The node list itself when it is an order to run in (it is after every earlier rule's
+    // sort_topologically): checking is cheaper than sorting.
+    const std::vector<Node*> list = g.nodes();
+    for (Node* n : g.is_topological(list) ? list : g.topological_order())
       if (anchored(anchors, *n)) order.push_back(n->id());
     bool any = false;
     for (const uint32_t id : order) {

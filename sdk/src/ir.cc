@@ -17,6 +17,8 @@ struct Graph::State {
   bool node_list_valid = true;
   std::vector<Node*> node_by_id;    // null once removed
   std::vector<Value*> value_by_id;
+  /// Entries of node_index_ / value_index_ whose node / value was removed (see ir.h).
+  size_t stale_nodes = 0, stale_values = 0;
 };
 
 namespace {
@@ -24,6 +26,15 @@ uint32_t next_id(uint32_t& counter, const std::string& graph, const char* what) 
   if (counter == UINT32_MAX)
     throw InvalidGraphError("graph '" + graph + "': more than 2^32-1 " + what + " added since it was made or cloned");
   return counter++;
+}
+/// Drops the entries of a name index whose id is no longer live, once they outnumber the live
+/// ones (amortized O(1) per removal).
+template <typename T>
+void sweep_index(std::unordered_map<std::string, uint32_t>& index, size_t& stale, size_t live,
+                 const std::vector<T*>& by_id) {
+  if (stale < 1024 || stale < live) return;
+  std::erase_if(index, [&](const auto& e) { return by_id[e.second] == nullptr; });
+  stale = 0;
 }
 }  // namespace
 
@@ -58,7 +69,7 @@ std::vector<DimExpr> Value::dim_exprs() const {
 }
 
 Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
-  if (value_index_.count(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
+  if (find_value(vname)) throw InvalidGraphError("graph '" + name + "': value '" + vname + "' defined twice");
   auto v = std::make_unique<Value>();
   v->id_ = next_id(state_->next_value_id, name, "values");
   state_->value_by_id.push_back(nullptr);
@@ -68,7 +79,7 @@ Value* Graph::add_value(const std::string& vname, DataType dtype, Shape shape) {
   Value* raw = v.get();
   values_.push_back(std::move(v));
   raw->self_ = std::prev(values_.end());
-  value_index_[vname] = raw;
+  value_index_[vname] = raw->id_;
   state_->value_by_id[raw->id_] = raw;
   return raw;
 }
@@ -81,24 +92,25 @@ Value* Graph::add_constant(const std::string& vname, Tensor data) {
 }
 
 std::string Graph::unique_value_name(const std::string& hint) const {
-  if (!value_index_.count(hint)) return hint;
+  if (!find_value(hint)) return hint;
   for (uint64_t i = 1;; ++i) {
     std::string n = hint + "_" + std::to_string(i);
-    if (!value_index_.count(n)) return n;
+    if (!find_value(n)) return n;
   }
 }
 
 Value* Graph::find_value(const std::string& vname) const {
   auto it = value_index_.find(vname);
-  return it == value_index_.end() ? nullptr : it->second;
+  return it == value_index_.end() ? nullptr : state_->value_by_id[it->second];
 }
 
 void Graph::remove_value(Value* v) {
   if (v->producer_ || !v->uses_.empty() || v->is_input_ || v->is_output_)
     throw InvalidGraphError("graph '" + name + "': value '" + v->name() + "' is still in use and cannot be removed");
-  value_index_.erase(v->name_);
   state_->value_by_id[v->id_] = nullptr;
   values_.erase(v->self_);
+  ++state_->stale_values;
+  sweep_index(value_index_, state_->stale_values, values_.size(), state_->value_by_id);
 }
 
 Value* Graph::add_input(const std::string& vname, DataType dtype, Shape shape) {
@@ -134,11 +146,11 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
                       std::vector<Value*> outputs, Attributes attrs, const std::string& domain) {
   auto n = std::make_unique<Node>();
   std::string final_name = nname;
-  if (final_name.empty() || node_index_.count(final_name)) {
+  if (final_name.empty() || find_node(final_name)) {
     std::string base = nname.empty() ? op_type : nname;
     do {
       final_name = base + "_" + std::to_string(++state_->name_counter);
-    } while (node_index_.count(final_name));
+    } while (find_node(final_name));
   }
   n->id_ = next_id(state_->next_node_id, name, "nodes");
   state_->node_by_id.push_back(nullptr);  // set once the node is in the graph (below)
@@ -169,7 +181,7 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   n->inputs_ = std::move(inputs);
   nodes_.push_back(std::move(n));
   raw->self_ = std::prev(nodes_.end());
-  node_index_[final_name] = raw;
+  node_index_[final_name] = raw->id_;
   if (state_->node_list_valid) state_->node_list.push_back(raw);
   state_->node_by_id[raw->id_] = raw;
   return raw;
@@ -193,9 +205,10 @@ void Graph::remove_node(Node* n) {
       o->producer_output_ = -1;
     }
   }
-  node_index_.erase(n->name_);
   state_->node_by_id[n->id_] = nullptr;
   nodes_.erase(n->self_);
+  ++state_->stale_nodes;
+  sweep_index(node_index_, state_->stale_nodes, nodes_.size(), state_->node_by_id);
   state_->node_list_valid = false;
   state_->node_list.clear();
 }
@@ -225,7 +238,7 @@ void Graph::replace_all_uses(Value* from, Value* to) {
 
 Node* Graph::find_node(const std::string& nname) const {
   auto it = node_index_.find(nname);
-  return it == node_index_.end() ? nullptr : it->second;
+  return it == node_index_.end() ? nullptr : state_->node_by_id[it->second];
 }
 
 std::vector<Node*> Graph::nodes() const {

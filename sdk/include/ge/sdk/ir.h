@@ -251,8 +251,12 @@ class Graph {
  private:
   std::list<std::unique_ptr<Node>> nodes_;
   std::list<std::unique_ptr<Value>> values_;
-  std::unordered_map<std::string, Value*> value_index_;
-  std::unordered_map<std::string, Node*> node_index_;
+  // Name → Value::id / Node::id. A removal leaves its entry behind (a lookup checks that the id
+  // is still live; ids are never reused): erasing from a large hash table costs a cache miss per
+  // bucket walked, and passes remove thousands of nodes. Stale entries are swept when they
+  // outnumber the live ones. Same size as the Value* / Node* maps of ABI <= 1.10.
+  std::unordered_map<std::string, uint32_t> value_index_;
+  std::unordered_map<std::string, uint32_t> node_index_;
   std::vector<Value*> inputs_, outputs_;
   void unlink_use(Node* n, size_t slot);  // removes input `slot` of `n` from its value's uses
   // State added after ABI 1.8 (counters, the node-list cache) lives behind this pointer, which
