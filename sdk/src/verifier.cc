@@ -1,6 +1,6 @@
 #include "ge/sdk/verifier.h"
 
-#include <unordered_set>
+#include <vector>
 
 #include "ge/sdk/error.h"
 
@@ -73,31 +73,49 @@ void check_inference(Graph& g, const OpRegistry& registry, std::vector<std::stri
 /// Acyclic, every input produced by a node of this graph, producer/use links consistent, every
 /// graph output produced.
 std::vector<std::string> structural_problems(const Graph& g) {
+  // Linear in nodes + edges: membership by id (ids are never reused, so a node or value of this
+  // graph is the one its id names), and each value's use list is walked once, not once per reader
+  // (a weight shared by thousands of nodes made the check quadratic).
   std::vector<std::string> problems;
-  std::unordered_set<const Node*> in_graph;
-  for (Node* n : g.nodes()) in_graph.insert(n);
+  const std::vector<Node*> nodes = g.nodes();
+  auto own_node = [&](const Node* n) { return n->graph() == &g && g.node_by_id(n->id()) == n; };
+  auto own_value = [&](const Value* v) { return g.value_by_id(v->id()) == v; };
 
-  try {
-    g.topological_order();
-  } catch (const Error& e) {
-    problems.push_back(e.what());
+  if (!g.is_topological(nodes)) {
+    try {
+      g.topological_order();
+    } catch (const Error& e) {
+      problems.push_back(e.what());
+    }
   }
 
+  // listed[slot_base[id] + i]: input i of the node with that id appears in its value's uses().
+  std::vector<size_t> slot_base(g.node_id_bound(), 0);
+  size_t slots = 0;
+  for (const Node* n : nodes) {
+    slot_base[n->id()] = slots;
+    slots += n->num_inputs();
+  }
+  std::vector<char> listed(slots, 0);
+  for (const Value* v : g.values())
+    for (const Use& u : v->uses())
+      if (u.node && own_node(u.node) && u.index >= 0 && static_cast<size_t>(u.index) < u.node->num_inputs() &&
+          u.node->input(static_cast<size_t>(u.index)) == v)
+        listed[slot_base[u.node->id()] + static_cast<size_t>(u.index)] = 1;
+
   auto available = [&](const Value* v) { return v->is_graph_input() || v->is_constant() || v->producer() != nullptr; };
-  for (Node* n : g.nodes()) {
+  for (Node* n : nodes) {
     for (size_t i = 0; i < n->num_inputs(); ++i) {
       Value* v = n->input(i);
       if (!v) continue;
-      if (g.find_value(v->name()) != v) {
+      if (!own_value(v)) {
         problems.push_back(n->describe() + ": input " + std::to_string(i) + " '" + v->name() + "' is not a value of this graph");
         continue;
       }
       if (!available(v)) problems.push_back(n->describe() + ": input '" + v->name() + "' is never produced (dangling input)");
-      else if (v->producer() && !in_graph.count(v->producer()))
+      else if (v->producer() && !own_node(v->producer()))
         problems.push_back(n->describe() + ": input '" + v->name() + "' is produced by a node outside the graph");
-      bool listed = false;
-      for (const Use& u : v->uses()) listed |= (u.node == n && u.index == static_cast<int>(i));
-      if (!listed) problems.push_back(n->describe() + ": value '" + v->name() + "' does not list this use");
+      if (!listed[slot_base[n->id()] + i]) problems.push_back(n->describe() + ": value '" + v->name() + "' does not list this use");
     }
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       Value* o = n->output(i);
