@@ -64,7 +64,11 @@ void OpRegistry::set_infer(const std::string& domain, const std::string& op_type
 }
 
 const OpDef* OpRegistry::find(const std::string& domain, const std::string& op_type, int64_t opset) const {
-  auto it = defs_.find(key_of(domain, op_type));
+  // Passes look ops up per node and per edge: the key is built in a per-thread buffer rather
+  // than a new string per lookup.
+  thread_local std::string key;
+  key.assign(domain).append("::").append(op_type);
+  auto it = defs_.find(key);
   if (it == defs_.end()) return nullptr;
   const OpDef* best = nullptr;
   for (auto& [v, d] : it->second)
