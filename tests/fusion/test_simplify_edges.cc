@@ -110,4 +110,35 @@ TEST_F(SimplifyEdges, CseCascadesThroughReaders) {
 )");
 }
 
+TEST_F(SimplifyEdges, CseComparesAttributesByValue) {
+  // Equal attributes merge; a different float or a different list keeps both nodes.
+  check("common_subexpression_elimination", R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,2]
+  %a1: f32[2,2] = LeakyRelu(%x) {alpha=0.5}
+  %a2: f32[2,2] = LeakyRelu(%x) {alpha=0.5}
+  %a3: f32[2,2] = LeakyRelu(%x) {alpha=0.25}
+  %t1: f32[2,2] = Transpose(%x) {perm=[1,0]}
+  %t2: f32[2,2] = Transpose(%x) {perm=[0,1]}
+  %t3: f32[2,2] = Transpose(%x) {perm=[1,0]}
+  %s1: f32[2,2] = Add(%a1, %a2)
+  %s2: f32[2,2] = Add(%a3, %t1)
+  %s3: f32[2,2] = Add(%t2, %t3)
+  %y: f32[2,2] = Sum(%s1, %s2, %s3)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,2]
+  %a1: f32[2,2] = LeakyRelu(%x) {alpha=0.5}
+  %a3: f32[2,2] = LeakyRelu(%x) {alpha=0.25}
+  %t1: f32[2,2] = Transpose(%x) {perm=[1,0]}
+  %t2: f32[2,2] = Transpose(%x) {perm=[0,1]}
+  %s1: f32[2,2] = Add(%a1, %a1)
+  %s2: f32[2,2] = Add(%a3, %t1)
+  %s3: f32[2,2] = Add(%t2, %t1)
+  %y: f32[2,2] = Sum(%s1, %s2, %s3)
+  output %y
+}
+)");
+}
+
 }  // namespace
