@@ -287,7 +287,7 @@ function main() {
   }
   if (o.sections.includes('scaling')) {
     say();
-    say(`== compile-time scaling: synthetic graphs, gec run --iterations 0, 1 thread`);
+    say(`== compile-time scaling: synthetic graphs, gec run --iterations 0, 1 thread, least of ${Math.max(1, ctx.rounds)} run(s) per size`);
     result.scaling = runScaling(ctx);
     printScaling(result.scaling, say);
     failed ||= result.scaling.rows.some((r) => r.error);
