@@ -266,6 +266,20 @@ std::string DimExpr::term_str(const Term& t, bool first) const {
 
 std::string DimExpr::str() const {
   if (terms_.empty()) return "0";
+  // A remainder N - k*(N/k) (as DimExpr::mod builds it) prints as N%k, which parses back to the
+  // same polynomial: when the terms of N are all there, S%3 reads better than -3*(S/3)+S.
+  for (auto& [key, t] : terms_) {
+    if (t.atoms.size() != 1 || !t.atoms[0].div || t.coef != -t.atoms[0].div) continue;
+    const Atom& a = t.atoms[0];
+    DimExpr q;
+    q.add_term(t.atoms, 1);
+    const DimExpr rest = *this - (*a.num - DimExpr(a.div) * q);
+    if (rest.terms_.size() + 1 >= terms_.size()) continue;  // N is not (wholly) there
+    const std::string m = (a.num->as_symbol().empty() ? "(" + a.name + ")" : a.name) + "%" + std::to_string(a.div);
+    if (rest.terms_.empty()) return m;
+    const std::string r = rest.str();
+    return m + (r[0] == '-' ? r : "+" + r);
+  }
   // Symbolic terms first (by key), the constant last: "sequence+1", "2*H-1".
   std::string s;
   bool first = true;

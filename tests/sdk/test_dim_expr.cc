@@ -48,6 +48,13 @@ TEST(DimExpr, FloorDivisionRules) {
     EXPECT_EQ(DimExpr::floor_div(stem + DimExpr(1), 2).evaluate({{"H", x}}), ((x + 1) / 2 + 1) / 2) << x;
   EXPECT_EQ(DimExpr::ceil_div(h, 2).str(), "(H+1)/2");
   EXPECT_EQ(DimExpr::mod(DimExpr(2) * h + DimExpr(1), 2).str(), "1");
+  // A remainder prints as one, and parses back to the same expression.
+  EXPECT_EQ(DimExpr::mod(h, 3).str(), "H%3");
+  EXPECT_EQ(DimExpr::mod(h + DimExpr(1), 4).str(), "(H+1)%4");
+  EXPECT_EQ((DimExpr::mod(h, 3) + DimExpr(2)).str(), "H%3+2");
+  EXPECT_EQ((DimExpr::mod(h, 3) - h).str(), "-3*(H/3)");
+  for (const DimExpr& e : {DimExpr::mod(h, 3), DimExpr::mod(h + DimExpr(1), 4), DimExpr::mod(h, 3) + DimExpr(2)})
+    EXPECT_EQ(DimExpr::parse(e.str()), e) << e.str();
   EXPECT_EQ(DimExpr::floor_div(DimExpr(-7), 2).constant(), -4);  // floor, not truncation
   EXPECT_THROW(DimExpr::floor_div(h, 0), ge::Error);
 }
