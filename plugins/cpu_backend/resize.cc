@@ -32,6 +32,39 @@
 namespace ge::cpu {
 namespace {
 
+constexpr int64_t kC0 = 16;  // NC1HWC0's channel block for float32 (plan())
+
+// The vector helpers below must not contract a*b + c into an FMA (the x86-64-v3/v4 clones could):
+// the NCHW loops are compiled for the baseline ISA, and both layouts must give the same bits.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+
+/// One input row of NC1HWC0 interpolated along W: hr[c][v] = sum_j w[c*n+j] * xr[off[c*n+j] + v]
+/// for the kC0 lanes v of each output position c, the sum in tap order from 0 (as the general
+/// loop sums, so the bits are its bits).
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+void interpolate_row_c0(const float* __restrict xr, float* __restrict hr, const int64_t* off, const float* w,
+                        int64_t wo, int64_t n) {
+  for (int64_t c = 0; c < wo; ++c) {
+    float* __restrict h = hr + c * kC0;
+    float acc[kC0] = {};
+    for (int64_t j = 0; j < n; ++j) {
+      const float* __restrict src = xr + off[c * n + j];
+      const float wj = w[c * n + j];
+      for (int64_t v = 0; v < kC0; ++v) acc[v] += wj * src[v];
+    }
+    for (int64_t v = 0; v < kC0; ++v) h[v] = acc[v];
+  }
+}
+
+/// y += a * x, multiplied and added separately (see above).
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+void blend_row(float* __restrict y, const float* __restrict x, float a, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
+#pragma GCC pop_options
+
 enum class Mode { Nearest, Linear, Cubic };
 
 /// Taps of one axis: for output index o, `n` (input offset, weight) pairs at [o * n, (o + 1) * n)
@@ -153,6 +186,9 @@ class ResizeKernel : public CpuKernel {
     if (r == 4 && !inner_copy && maps_to_itself(taps[0], xs[1] * xs[2] * xs[3]) && maps_to_itself(taps[1], xs[2] * xs[3]) &&
         !any_outside(taps[2]) && !any_outside(taps[3]))
       return run_planes(x, y, taps, xs, ys);
+    if (blocked_ && r == 5 && ys[4] == kC0 && maps_to_itself(taps[0], ys[1] * xs[2] * xs[3] * kC0) &&
+        !any_outside(taps[2]) && !any_outside(taps[3]))
+      return run_planes_blocked(x, y, taps, xs[2], xs[3], ys);
     parallel_for(rows, [&](int64_t row) {
       // Combined taps of the leading axes of this row (scratch reused per thread: a row can be
       // as short as one vector of C0).
@@ -262,6 +298,38 @@ class ResizeKernel : public CpuKernel {
             done[static_cast<size_t>(i)] = 1;
           }
           for (int64_t c = 0; c < Wo; ++c) yr[c] += wk * hr[c];
+        }
+      }
+    });
+  }
+
+  /// run_planes on NC1HWC0 ([N, C1, H, W, C0], resized over H and W): each position is kC0
+  /// channel lanes, interpolated and blended as one vector. Same sums in the same order per
+  /// element as the general loop, so the same bits.
+  void run_planes_blocked(const float* x, float* y, const std::vector<AxisTaps>& taps, int64_t hi, int64_t wi,
+                          const Shape& ys) const {
+    const AxisTaps &th = taps[2], &tw = taps[3];
+    const int64_t ho = ys[2], wo = ys[3], nh = th.n, row_in = wi * kC0, row_out = wo * kC0;
+    parallel_for(ys[0] * ys[1], [&](int64_t plane) {
+      thread_local std::vector<float> rows;
+      thread_local std::vector<uint8_t> done;
+      rows.resize(static_cast<size_t>(hi * row_out));
+      done.assign(static_cast<size_t>(hi), 0);
+      const float* xp = x + plane * hi * row_in;
+      float* yp = y + plane * ho * row_out;
+      for (int64_t o = 0; o < ho; ++o) {
+        float* yr = yp + o * row_out;
+        simd::fill(yr, 0.f, row_out);
+        for (int64_t k = 0; k < nh; ++k) {
+          const float wk = th.w[o * nh + k];
+          if (wk == 0.f) continue;
+          const int64_t i = th.off[o * nh + k] / row_in;  // the tap's input row
+          float* hr = rows.data() + i * row_out;
+          if (!done[static_cast<size_t>(i)]) {
+            interpolate_row_c0(xp + i * row_in, hr, tw.off.data(), tw.w.data(), wo, tw.n);
+            done[static_cast<size_t>(i)] = 1;
+          }
+          blend_row(yr, hr, wk, row_out);
         }
       }
     });
