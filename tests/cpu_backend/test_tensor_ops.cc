@@ -86,6 +86,27 @@ TEST(CpuTensor, LargeTransposeWithThreads) {
         for (int64_t c = 0; c < 24; ++c) ASSERT_EQ(v[o++], static_cast<float>(((n * 24 + c) * 40 + h) * 40 + w));
 }
 
+TEST(CpuTensor, TransposeOfADetectionHeadInTiles) {
+  // YOLO's head: [1, 3, 85, H, W] perm [0,1,3,4,2]; 85 and H*W = 35 are not multiples of the
+  // tile side, and there are 3 anchors around each 2-D transpose. out[0,a,h,w,k] = x[0,a,k,h,w].
+  Attributes a;
+  a.set("perm", I64s{0, 1, 3, 4, 2});
+  for (int threads : {1, 2}) {
+    auto out = harness().run("Transpose", {iota<float>({1, 3, 85, 5, 7})}, {{DT::Float32, {1, 3, 5, 7, 85}}}, a, 13, {},
+                             threads);
+    auto v = values<float>(out[0]);
+    int64_t o = 0;
+    for (int64_t an = 0; an < 3; ++an)
+      for (int64_t h = 0; h < 5; ++h)
+        for (int64_t w = 0; w < 7; ++w)
+          for (int64_t k = 0; k < 85; ++k) ASSERT_EQ(v[o++], static_cast<float>(((an * 85 + k) * 5 + h) * 7 + w));
+  }
+  auto bytes = harness().run("Transpose", {iota<uint8_t>({3, 17})}, {{DT::UInt8, {17, 3}}});
+  auto b = values<uint8_t>(bytes[0]);
+  for (int64_t j = 0; j < 17; ++j)
+    for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(b[j * 3 + i], static_cast<uint8_t>(i * 17 + j));
+}
+
 TEST(CpuTensor, ConcatNegativeAxis) {
   Attributes a;
   a.set("axis", int64_t{-1});
