@@ -49,6 +49,7 @@ class TransposeKernel final : public Kernel {
   /// [0,1,3,4,2], read 85 lines 4 KiB apart per output row).
   void run_tiled(const U* in, U* out) const {
     const loops::LoopPlan& p = plan_;
+    if (p.numel == 0) return;  // an empty output (a zero dim) has no tiles
     const int nd = static_cast<int>(p.dims.size()), a = tile_, b = nd - 1;
     const int64_t na = p.dims[a], nb = p.dims[b], os_a = p.strides[0][a], is_b = p.strides[1][b];
     const int64_t ta = (na + kTile - 1) / kTile, tb = (nb + kTile - 1) / kTile;

@@ -101,6 +101,9 @@ TEST(CpuTensor, TransposeOfADetectionHeadInTiles) {
         for (int64_t w = 0; w < 7; ++w)
           for (int64_t k = 0; k < 85; ++k) ASSERT_EQ(v[o++], static_cast<float>(((an * 85 + k) * 5 + h) * 7 + w));
   }
+  // An empty tensor moves nothing (a zero dim on either side of the tiles).
+  EXPECT_EQ(harness().run("Transpose", {iota<float>({0, 5})}, {{DT::Float32, {5, 0}}})[0].numel(), 0);
+  EXPECT_EQ(harness().run("Transpose", {iota<float>({2, 0, 3})}, {{DT::Float32, {3, 0, 2}}})[0].numel(), 0);
   auto bytes = harness().run("Transpose", {iota<uint8_t>({3, 17})}, {{DT::UInt8, {17, 3}}});
   auto b = values<uint8_t>(bytes[0]);
   for (int64_t j = 0; j < 17; ++j)
