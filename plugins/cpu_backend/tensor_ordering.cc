@@ -248,6 +248,11 @@ std::unique_ptr<Kernel> make_cumsum(const KernelBuildContext& ctx) {
   const Shape& x = ctx.input_shape(0);
   if (x.rank() == 0) throw InvalidGraphError(at_node(ctx) + "CumSum of a scalar");
   expect_output_shape(ctx, x);
+  // ONNX CumSum-14: axis is a 0-D tensor; a one-element 1-D one is taken too, as ONNX Runtime
+  // does (onnxruntime/core/providers/cpu/math/cumsum.cc).
+  if (ctx.input_shape(1).rank() > 1 || ctx.input_shape(1).numel() != 1)
+    throw InvalidGraphError(at_node(ctx) + "CumSum input axis must hold one element (a scalar), got shape " +
+                            ctx.input_shape(1).str());
   std::optional<int64_t> axis;
   if (auto a = const_ints(ctx, 1)) {
     axis = normalize_axis(a->at(0), static_cast<int64_t>(x.rank()), ctx.node.describe() + " axis");
