@@ -57,6 +57,17 @@ void interpolate_row_c0(const float* __restrict xr, float* __restrict hr, const 
   }
 }
 
+/// One input row of NCHW interpolated along W: hr[c] = sum_j w[c*n+j] * xr[off[c*n+j]], the sum
+/// in tap order from 0.
+void interpolate_row(const float* __restrict xr, float* __restrict hr, const int64_t* off, const float* w, int64_t wo,
+                     int64_t n) {
+  for (int64_t c = 0; c < wo; ++c) {
+    float s = 0.f;
+    for (int64_t j = 0; j < n; ++j) s += w[c * n + j] * xr[off[c * n + j]];
+    hr[c] = s;
+  }
+}
+
 /// y += a * x, multiplied and added separately (see above).
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 void blend_row(float* __restrict y, const float* __restrict x, float a, int64_t n) {
@@ -185,10 +196,10 @@ class ResizeKernel : public CpuKernel {
     const Shape& xs = io.inputs[0].shape();
     if (r == 4 && !inner_copy && maps_to_itself(taps[0], xs[1] * xs[2] * xs[3]) && maps_to_itself(taps[1], xs[2] * xs[3]) &&
         !any_outside(taps[2]) && !any_outside(taps[3]))
-      return run_planes(x, y, taps, xs, ys);
+      return run_planes(x, y, taps, xs[2], xs[3], ys, 1);
     if (blocked_ && r == 5 && ys[4] == kC0 && maps_to_itself(taps[0], ys[1] * xs[2] * xs[3] * kC0) &&
         !any_outside(taps[2]) && !any_outside(taps[3]))
-      return run_planes_blocked(x, y, taps, xs[2], xs[3], ys);
+      return run_planes(x, y, taps, xs[2], xs[3], ys, kC0);
     parallel_for(rows, [&](int64_t row) {
       // Combined taps of the leading axes of this row (scratch reused per thread: a row can be
       // as short as one vector of C0).
@@ -263,53 +274,16 @@ class ResizeKernel : public CpuKernel {
     });
   }
 
-  /// [N, C, H, W] resized over H and W only: per plane, every input row is interpolated along W
+  /// [N, C, H, W] or NC1HWC0 [N, C1, H, W, C0] resized over H and W only, `lanes` floats per
+  /// position (1, or kC0 moved as one vector): per plane, every input row is interpolated along W
   /// once into a scratch row of the output's width, and each output row blends the scratch rows
   /// of its H taps — an upsampling by s reuses each interpolated row s times instead of
   /// re-gathering it per output. The sums and their order are the general loop's (per H tap k,
   /// s_k = sum_j w_j x[..]; y = sum_k w_k s_k, taps of weight 0 skipped), so the bits are too.
-  void run_planes(const float* x, float* y, const std::vector<AxisTaps>& taps, const Shape& xs, const Shape& ys) const {
+  void run_planes(const float* x, float* y, const std::vector<AxisTaps>& taps, int64_t hi, int64_t wi, const Shape& ys,
+                  int64_t lanes) const {
     const AxisTaps &th = taps[2], &tw = taps[3];
-    const int64_t Hi = xs[2], Wi = xs[3], Ho = ys[2], Wo = ys[3], nh = th.n, nw = tw.n;
-    parallel_for(ys[0] * ys[1], [&](int64_t plane) {
-      thread_local std::vector<float> rows;
-      thread_local std::vector<uint8_t> done;
-      rows.resize(static_cast<size_t>(Hi * Wo));
-      done.assign(static_cast<size_t>(Hi), 0);
-      const float* xp = x + plane * Hi * Wi;
-      float* yp = y + plane * Ho * Wo;
-      for (int64_t o = 0; o < Ho; ++o) {
-        float* yr = yp + o * Wo;
-        for (int64_t c = 0; c < Wo; ++c) yr[c] = 0.f;
-        for (int64_t k = 0; k < nh; ++k) {
-          const float wk = th.w[o * nh + k];
-          if (wk == 0.f) continue;
-          const int64_t i = th.off[o * nh + k] / Wi;  // the tap's input row (offsets count elements)
-          float* hr = rows.data() + i * Wo;
-          if (!done[static_cast<size_t>(i)]) {
-            const float* xr = xp + i * Wi;
-            for (int64_t c = 0; c < Wo; ++c) {
-              const int64_t* lo = &tw.off[c * nw];
-              const float* lw = &tw.w[c * nw];
-              float s = 0.f;
-              for (int64_t j = 0; j < nw; ++j) s += lw[j] * xr[lo[j]];
-              hr[c] = s;
-            }
-            done[static_cast<size_t>(i)] = 1;
-          }
-          for (int64_t c = 0; c < Wo; ++c) yr[c] += wk * hr[c];
-        }
-      }
-    });
-  }
-
-  /// run_planes on NC1HWC0 ([N, C1, H, W, C0], resized over H and W): each position is kC0
-  /// channel lanes, interpolated and blended as one vector. Same sums in the same order per
-  /// element as the general loop, so the same bits.
-  void run_planes_blocked(const float* x, float* y, const std::vector<AxisTaps>& taps, int64_t hi, int64_t wi,
-                          const Shape& ys) const {
-    const AxisTaps &th = taps[2], &tw = taps[3];
-    const int64_t ho = ys[2], wo = ys[3], nh = th.n, row_in = wi * kC0, row_out = wo * kC0;
+    const int64_t ho = ys[2], wo = ys[3], nh = th.n, row_in = wi * lanes, row_out = wo * lanes;
     parallel_for(ys[0] * ys[1], [&](int64_t plane) {
       thread_local std::vector<float> rows;
       thread_local std::vector<uint8_t> done;
@@ -323,10 +297,11 @@ class ResizeKernel : public CpuKernel {
         for (int64_t k = 0; k < nh; ++k) {
           const float wk = th.w[o * nh + k];
           if (wk == 0.f) continue;
-          const int64_t i = th.off[o * nh + k] / row_in;  // the tap's input row
+          const int64_t i = th.off[o * nh + k] / row_in;  // the tap's input row (offsets count elements)
           float* hr = rows.data() + i * row_out;
           if (!done[static_cast<size_t>(i)]) {
-            interpolate_row_c0(xp + i * row_in, hr, tw.off.data(), tw.w.data(), wo, tw.n);
+            if (lanes == kC0) interpolate_row_c0(xp + i * row_in, hr, tw.off.data(), tw.w.data(), wo, tw.n);
+            else interpolate_row(xp + i * row_in, hr, tw.off.data(), tw.w.data(), wo, tw.n);
             done[static_cast<size_t>(i)] = 1;
           }
           blend_row(yr, hr, wk, row_out);
