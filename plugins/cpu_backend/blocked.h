@@ -52,7 +52,10 @@ bool elementwise_supports_blocked(const Node& node);
 /// ops registered through add_map_kernel, elementwise_common.h), rank 4: the map runs over the
 /// stored elements and the padding channels are set back to zero after it (make_blocked_map).
 bool unary_supports_blocked(const Node& node);
-/// ge.FusedElementwise whose tensor inputs all have the output's rank-4 shape (scalars aside).
+/// ge.FusedElementwise whose tensor inputs all have the output's rank-4 shape or broadcast to it
+/// with the output's channel count (e.g. a squeeze-excitation scale [N, C, 1, 1] of [N, C, H, W]:
+/// in NC1HWC0 that is [N, C1, 1, 1, C0] against [N, C1, H, W, C0], a broadcast of the stored
+/// shapes); one-element constants aside, which stay plain scalars.
 bool fused_elementwise_supports_blocked(const Node& node);
 /// The op types add_map_kernel registered (filled at registration; read by the two above).
 std::unordered_set<std::string>& blocked_map_ops();

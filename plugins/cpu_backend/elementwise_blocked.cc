@@ -6,6 +6,7 @@
 // zero (ge/sdk/types.h). Scalar operands (Clip's min / max) are plain constants. Any other
 // same-shape unary op (and ge.FusedElementwise) runs its plain kernel over the stored elements and
 // then sets the padding back to zero (make_blocked_map): with C a multiple of 16 there is none.
+// ge.FusedElementwise also takes operands broadcast along N, H and W (a squeeze-excitation scale).
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -140,6 +141,15 @@ bool unary_supports_blocked(const Node& n) {
   return y && y->shape.rank() == 4 && y->dtype == DataType::Float32 && same_shape_rank4_f32(n.input(0), y);
 }
 
+/// v broadcasts to y (rank 4) along N, H and W only: with the channel count kept, the broadcast
+/// holds between the NC1HWC0 storage shapes too ([N', C1, H', W', C0] against [N, C1, H, W, C0]).
+bool broadcasts_keeping_channels(const Value* v, const Value* y) {
+  if (!v || v->dtype != DataType::Float32 || v->shape.rank() != 4 || v->shape[1] != y->shape[1]) return false;
+  for (size_t d : {0, 2, 3})
+    if (v->shape[d] != y->shape[d] && v->shape[d] != 1) return false;
+  return true;
+}
+
 bool fused_elementwise_supports_blocked(const Node& n) {
   if (n.domain() != "ge" || n.op_type() != "FusedElementwise" || n.num_outputs() != 1) return false;
   const Value* y = n.output(0);
@@ -148,7 +158,7 @@ bool fused_elementwise_supports_blocked(const Node& n) {
   for (const Value* v : n.inputs()) {
     if (!v) return false;
     if (v->shape.numel() == 1 && v->is_constant()) continue;  // a scalar operand stays plain
-    if (!same_shape_rank4_f32(v, y)) return false;
+    if (!broadcasts_keeping_channels(v, y)) return false;
     tensor = true;
   }
   return tensor;

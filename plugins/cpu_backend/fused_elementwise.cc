@@ -8,7 +8,8 @@
 // Blocks are cut so that they never cross a run of such an input, which then is a scalar (a
 // per-channel [C,1,1] bias) or a pointer per block; only when runs are short is it gathered.
 // Scratch is allocated once at build time, one set per thread; run() allocates nothing. On
-// NC1HWC0 (same-shape operands only, elementwise_blocked.cc) the program runs over the stored elements.
+// NC1HWC0 (operands of the output's shape or broadcast along N, H and W, elementwise_blocked.cc) the
+// program runs over the stored elements, a broadcast operand seen through its storage shape.
 #include <omp.h>
 
 #include <algorithm>
@@ -118,28 +119,67 @@ void eval(const Instr& in, Operand x, Operand y, float* out, int64_t n) {
   }
 }
 
+bool is_binary(Op op) { return op <= Op::Min; }
+
 class FusedElementwiseKernel final : public Kernel {
  public:
+  /// `input_numel`: elements of each input as stored (what a hoisted instruction runs over).
   FusedElementwiseKernel(std::vector<Instr> prog, std::vector<Access> access, std::vector<loops::LoopPlan> plans,
-                         int64_t numel, int threads)
+                         const std::vector<int64_t>& input_numel, int64_t numel, int threads)
       : prog_(std::move(prog)), access_(std::move(access)), plans_(std::move(plans)), numel_(numel),
         threads_(std::max(1, threads)) {
+    const size_t nin = access_.size();
+    // Loop-invariant hoisting: an instruction that reads one broadcast input (and scalars, and
+    // instructions hoisted from that input) runs once per run() over that input's own elements
+    // (a squeeze-excitation's HardSigmoid over C values, not over every pixel); its result is then
+    // read through the input's plan. Same functors per element, so the same bits.
+    src_.assign(prog_.size(), -1);
+    for (size_t k = 0; k + 1 < prog_.size(); ++k) {  // the last instruction writes the output
+      const Instr& ins = prog_[k];
+      int source = -1;
+      bool ok = true;
+      for (int j = 0; j < (is_binary(ins.op) ? 2 : 1); ++j) {
+        const int o = j == 0 ? ins.a : ins.b;
+        int from = -1;
+        if (static_cast<size_t>(o) < nin) {
+          if (access_[o] == Access::Scalar) continue;
+          if (access_[o] == Access::Gather) from = o;
+        } else {
+          from = src_[o - nin];
+        }
+        ok = ok && from >= 0 && (source < 0 || source == from);
+        source = from;
+      }
+      if (ok && source >= 0) src_[k] = source;
+    }
+    read_per_block_.assign(nin, false);
+    for (size_t k = 0; k < prog_.size(); ++k) {
+      if (src_[k] >= 0) continue;
+      const Instr& ins = prog_[k];
+      if (static_cast<size_t>(ins.a) < nin) read_per_block_[ins.a] = true;
+      if (is_binary(ins.op) && static_cast<size_t>(ins.b) < nin) read_per_block_[ins.b] = true;
+    }
+    hoisted_.resize(prog_.size());
+    for (size_t k = 0; k < prog_.size(); ++k)
+      if (src_[k] >= 0) hoisted_[k].resize(static_cast<size_t>(input_numel[src_[k]]));
     // Blocks never cross a run boundary of a broadcast input when they are cut from rows of
     // row_ = gcd of those inputs' run lengths; each such input is then a scalar or a pointer per
     // block, with no copy. A short row (e.g. gcd(7, 9)) would make tiny blocks: gather instead.
     int64_t g = 0;
-    for (size_t i = 0; i < access_.size(); ++i)
+    for (size_t i = 0; i < nin; ++i)
       if (access_[i] == Access::Gather) g = std::gcd(g, plans_[i].dims.back());
     row_ = g >= 256 ? g : 0;
-    // Per thread: one buffer per gathered input and per non-final instruction.
-    size_t per_thread = prog_.size() - 1;
-    for (Access a : access_) per_thread += a == Access::Gather;
+    // Per thread: one buffer per gathered operand (input or hoisted result) and per non-final
+    // instruction evaluated per block.
+    size_t per_thread = 0;
+    for (size_t i = 0; i < nin; ++i) per_thread += access_[i] == Access::Gather && read_per_block_[i];
+    for (size_t k = 0; k + 1 < prog_.size(); ++k) per_thread += 1;
     // A block holds at most min(kBlock, numel) elements, and only outputs of kParallelMin
     // elements or more run on several threads (run()): small kernels get small, single buffers.
     scratch_.resize(numel_ >= loops::kParallelMin ? threads_ : 1);
     const size_t block = static_cast<size_t>(std::max<int64_t>(1, std::min(kBlock, numel_)));
-    for (auto& s : scratch_)
-      for (size_t i = 0; i < per_thread; ++i) s.emplace_back(block);
+    for (auto& sc : scratch_)
+      for (size_t i = 0; i < per_thread; ++i) sc.emplace_back(block);
   }
 
   void run(KernelIO& io) override {
@@ -147,11 +187,22 @@ class FusedElementwiseKernel final : public Kernel {
     float* y = io.outputs[0].data_as<float>();
     const float* in[kMaxOperands];  // no heap allocation in run()
     for (size_t i = 0; i < io.inputs.size(); ++i) in[i] = io.inputs[i].data_as<float>();
+    const size_t nin = io.inputs.size();
+    for (size_t k = 0; k < prog_.size(); ++k) {
+      if (src_[k] < 0) continue;
+      auto operand = [&](int o) -> Operand {
+        if (static_cast<size_t>(o) < nin) return {in[o], access_[o] == Access::Scalar};
+        return {hoisted_[o - nin].data(), false};
+      };
+      const Instr& ins = prog_[k];
+      eval(ins, operand(ins.a), is_binary(ins.op) ? operand(ins.b) : Operand{nullptr, true}, hoisted_[k].data(),
+           static_cast<int64_t>(hoisted_[k].size()));
+    }
     const int64_t row = row_ > 0 ? row_ : numel_, per_row = (row + kBlock - 1) / kBlock;
     const int64_t blocks = numel_ / row * per_row;
     auto block = [&](int64_t b, int t) {
       const int64_t r = b / per_row, c = b % per_row;
-      run_block(in, io.inputs.size(), y, r * row + c * kBlock, std::min(kBlock, row - c * kBlock), t);
+      run_block(in, nin, y, r * row + c * kBlock, std::min(kBlock, row - c * kBlock), t);
     };
     if (threads_ > 1 && numel_ >= loops::kParallelMin) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
@@ -160,33 +211,43 @@ class FusedElementwiseKernel final : public Kernel {
       for (int64_t b = 0; b < blocks; ++b) block(b, 0);
     }
   }
-  std::string impl_name() const override { return "cpu:FusedElementwise[" + std::to_string(prog_.size()) + "]"; }
+  /// "cpu:FusedElementwise[N]" for N instructions, "[N,hoisted=H]" when H of them run per input.
+  std::string impl_name() const override {
+    const auto hoisted = std::count_if(src_.begin(), src_.end(), [](int v) { return v >= 0; });
+    return "cpu:FusedElementwise[" + std::to_string(prog_.size()) +
+           (hoisted ? ",hoisted=" + std::to_string(hoisted) + "]" : "]");
+  }
 
  private:
   void run_block(const float* const* in, size_t nin, float* y, int64_t b0, int64_t n, int t) {
     auto& scratch = scratch_[t];  // this thread's buffers
     Operand ops[kMaxOperands];
     size_t s = 0;
+    // A broadcast operand (input i, or a result hoisted from it) for output positions [b0, b0+n).
+    auto broadcast = [&](const loops::LoopPlan& p, const float* x) -> Operand {
+      if (row_ > 0) {
+        // The block lies inside one run of this input: constant (per-channel bias) or contiguous.
+        const int64_t st = p.strides[1].back();
+        if (st == 0 || st == 1) return {x + offset_of(p, b0), st == 0};
+      }
+      gather(p, x, b0, n, scratch[s].data());
+      return {scratch[s++].data(), false};
+    };
     for (size_t i = 0; i < nin; ++i) {
       switch (access_[i]) {
         case Access::Direct: ops[i] = {in[i] + b0, false}; break;
         case Access::Scalar: ops[i] = {in[i], true}; break;
         case Access::Gather:
-          if (row_ > 0) {
-            // The block lies inside one run of this input: constant (per-channel bias) or contiguous.
-            const loops::LoopPlan& p = plans_[i];
-            const int64_t st = p.strides[1].back();
-            if (st == 0 || st == 1) {
-              ops[i] = {in[i] + offset_of(p, b0), st == 0};
-              break;
-            }
-          }
-          gather(plans_[i], in[i], b0, n, scratch[s].data());
-          ops[i] = {scratch[s++].data(), false};
+          if (read_per_block_[i]) ops[i] = broadcast(plans_[i], in[i]);
           break;
       }
     }
     for (size_t k = 0; k < prog_.size(); ++k) {
+      if (src_[k] >= 0) {
+        // Read per block only by instructions evaluated per block; others read hoisted_ itself.
+        ops[nin + k] = broadcast(plans_[src_[k]], hoisted_[k].data());
+        continue;
+      }
       float* out = k + 1 == prog_.size() ? y + b0 : scratch[s++].data();
       const Instr& ins = prog_[k];
       eval(ins, ops[ins.a], ops[ins.b], out, n);
@@ -204,6 +265,23 @@ class FusedElementwiseKernel final : public Kernel {
     return off;
   }
 
+  /// dst[k] = row[(phase + k) % period] for k < len: the first period copied, then the filled
+  /// span copied onto its end until len.
+  static void fill_periodic(float* dst, const float* row, int64_t period, int64_t phase, int64_t len) {
+    const int64_t first = std::min(period - phase, len);
+    std::memcpy(dst, row + phase, static_cast<size_t>(first) * sizeof(float));
+    float* d = dst + first;
+    const int64_t rest = len - first;
+    if (rest <= 0) return;
+    int64_t have = std::min(period, rest);
+    std::memcpy(d, row, static_cast<size_t>(have) * sizeof(float));
+    while (have < rest) {
+      const int64_t c = std::min(have, rest - have);
+      std::memcpy(d + have, d, static_cast<size_t>(c) * sizeof(float));
+      have += c;
+    }
+  }
+
   /// Copies output positions [b0, b0+n) of a broadcast input: the plan's operand 1 strides are
   /// the input's (0 on broadcast axes); one index division per block, then runs along the row.
   static void gather(const loops::LoopPlan& p, const float* x, int64_t b0, int64_t n, float* dst) {
@@ -215,7 +293,25 @@ class FusedElementwiseKernel final : public Kernel {
       off += idx[d] * p.strides[1][d];
     }
     const int64_t inner = p.dims[nd - 1], st = p.strides[1][nd - 1];
+    // A contiguous row repeated along the axis before it (stride 0: an NC1HWC0 channel vector
+    // [C1, 1, 1, C0] over [C1, H, W, C0]): all the repeats at once, doubling the copied span.
+    const bool repeats = nd >= 2 && st == 1 && p.strides[1][nd - 2] == 0;
     for (int64_t done = 0; done < n;) {
+      if (repeats) {
+        const int64_t phase = idx[nd - 1];
+        const int64_t len = std::min((p.dims[nd - 2] - idx[nd - 2]) * inner - phase, n - done);
+        fill_periodic(dst + done, x + off - phase, inner, phase, len);
+        done += len;
+        off -= phase;  // to the start of the next row of axis nd - 3 (axis nd - 2 has stride 0)
+        idx[nd - 1] = idx[nd - 2] = 0;
+        for (int d = nd - 3; d >= 0; --d) {
+          off += p.strides[1][d];
+          if (++idx[d] < p.dims[d]) break;
+          off -= p.strides[1][d] * p.dims[d];
+          idx[d] = 0;
+        }
+        continue;
+      }
       const int64_t len = std::min(inner - idx[nd - 1], n - done);
       if (st == 0) {
         std::fill(dst + done, dst + done + len, x[off]);
@@ -243,6 +339,9 @@ class FusedElementwiseKernel final : public Kernel {
   int64_t numel_;
   int64_t row_ = 0;  // 0: blocks cut from the flat output, broadcast inputs gathered
   int threads_;
+  std::vector<int> src_;                   // per instruction: the broadcast input it is hoisted to, or -1
+  std::vector<bool> read_per_block_;       // per input: read by an instruction evaluated per block
+  std::vector<std::vector<float>> hoisted_;  // per hoisted instruction: its result over its input
   std::vector<std::vector<std::vector<float>>> scratch_;
 };
 
@@ -326,16 +425,28 @@ std::unique_ptr<Kernel> make_fused_elementwise(const KernelBuildContext& ctx) {
     if (plans.back().dims.size() > 16) throw UnsupportedError(what + ": rank above 16");
   }
   if (ctx.node.output(0)->format == Format::NC1HWC0) {
-    // Same-shape operands share NC1HWC0's element order: the program runs over the stored
-    // elements, padding included, which make_blocked_map sets back to zero afterwards.
+    // Operands of the output's shape share NC1HWC0's element order: the program runs over the
+    // stored elements, padding included, which make_blocked_map sets back to zero afterwards.
     if (!fused_elementwise_supports_blocked(ctx.node))
-      throw UnsupportedError(what + ": NC1HWC0 needs tensor inputs of the output's rank-4 shape");
-    const int64_t stored = format_storage_numel(out.dims(), Format::NC1HWC0);
+      throw UnsupportedError(what + ": NC1HWC0 needs tensor inputs of the output's rank-4 shape or broadcast to it "
+                                    "along N, H and W");
+    // An operand broadcast along N, H and W ([N', C, 1, 1]) is read through the plan of its
+    // storage shape [N', C1, 1, 1, C0] against the output's [N, C1, H, W, C0].
+    const Shape stored_out(format_storage_dims(out.dims(), Format::NC1HWC0));
+    for (size_t i = 0; i < nin; ++i)
+      if (access[i] == Access::Gather)
+        plans[i] = loops::broadcast_plan(stored_out,
+                                         {Shape(format_storage_dims(ctx.input_shape(i).dims(), Format::NC1HWC0))}, what);
+    std::vector<int64_t> stored_in;
+    for (size_t i = 0; i < nin; ++i) stored_in.push_back(format_storage_numel(ctx.input_shape(i).dims(), Format::NC1HWC0));
     return make_blocked_map(ctx, std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access),
-                                                                          std::move(plans), stored, ctx.threads));
+                                                                          std::move(plans), stored_in,
+                                                                          stored_out.numel(), ctx.threads));
   }
-  return std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access), std::move(plans), out.numel(),
-                                                  ctx.threads);
+  std::vector<int64_t> input_numel;
+  for (size_t i = 0; i < nin; ++i) input_numel.push_back(ctx.input_shape(i).numel());
+  return std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access), std::move(plans), input_numel,
+                                                  out.numel(), ctx.threads);
 }
 
 }  // namespace

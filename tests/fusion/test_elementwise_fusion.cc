@@ -3,6 +3,7 @@
 // equal outputs on random inputs, negatives, the kernel's allocations, and its speed.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -255,6 +256,53 @@ TEST(FusedElementwiseKernel, RowAlignedBlocksAndThreadsGiveEqualBits) {
     auto a = eu.run(in), b = ef.run(in);
     ASSERT_EQ(a[0].nbytes(), b[0].nbytes());
     EXPECT_EQ(std::memcmp(a[0].data(), b[0].data(), a[0].nbytes()), 0) << threads << " threads";
+  }
+}
+
+// Instructions that read only one broadcast input (Sigmoid(s), then Neg of it, for s [1,C,1,1])
+// run once over that input's elements and are read through its plan (hoisted); the result has
+// the unfused graph's bits with blocks gathered (7x7 planes) and row-aligned (32x32), at 1 and 2
+// threads.
+TEST(FusedElementwiseKernel, HoistedBroadcastInstructionsGiveEqualBits) {
+  PassHarness h;
+  for (const char* hw : {"7,7", "32,32"}) {
+    SCOPED_TRACE(hw);
+    const std::string shape = std::string("[2,24,") + hw + "]";
+    auto unfused = h.parse(R"(graph g opset(ai.onnx=13) {
+  input %x: f32)" + shape + R"(
+  input %s: f32[2,24,1,1]
+  %e: f32[2,24,1,1] = Sigmoid(%s)
+  %n: f32[2,24,1,1] = Neg(%e)
+  %m: f32)" + shape + R"( = Mul(%n, %x)
+  %y: f32)" + shape + R"( = Relu(%m)
+  output %y
+}
+)");
+    auto fused = unfused->clone();
+    h.run(*fused, {"elementwise_chain"});
+    ASSERT_EQ(fused->num_nodes(), 1u);
+    const Node& n = *fused->nodes().front();
+    ASSERT_EQ(n.op_type(), "FusedElementwise");
+    const KernelDef* def = h.env().kernels.find("cpu", "ge", "FusedElementwise");
+    ASSERT_NE(def, nullptr);
+    EXPECT_EQ(def->factory(KernelBuildContext{n, 13, 1})->impl_name(), "cpu:FusedElementwise[4,hoisted=2]");
+    auto in = PassHarness::random_inputs(*unfused);
+    for (int threads : {1, 2}) {
+      core::Executable eu(std::shared_ptr<const Graph>(unfused->clone()), h.env(), {"cpu", threads});
+      core::Executable ef(std::shared_ptr<const Graph>(fused->clone()), h.env(), {"cpu", threads});
+      auto a = eu.run(in), b = ef.run(in);
+      ASSERT_EQ(a[0].nbytes(), b[0].nbytes());
+      EXPECT_EQ(std::memcmp(a[0].data(), b[0].data(), a[0].nbytes()), 0) << threads << " threads";
+      // Not a vacuous comparison: the output is -sigmoid(s) * x, nonzero where x < 0.
+      const float* x = in[0].data_as<float>();
+      const float* sv = in[1].data_as<float>();
+      const float* y = b[0].data_as<float>();
+      const int64_t plane = in[0].numel() / 48;
+      for (int64_t i = 0; i < in[0].numel(); ++i) {
+        const float want = std::max(0.f, -(1.f / (1.f + std::exp(-sv[i / plane]))) * x[i]);
+        ASSERT_NEAR(y[i], want, 1e-6f) << "element " << i;
+      }
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // kernels keep the padding zero and compute what their NCHW versions compute.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -111,6 +112,42 @@ TEST_F(BlockedKernels, UnaryMapsAndFusedElementwiseKeepThePaddingZeroAndMatchNch
     const float want = std::erf(std::cos(1.f / (1.f + std::exp(-x[i])))) + 1.f;
     ASSERT_NEAR(y[i], want, 2e-6f) << "element " << i;
   }
+}
+
+// A squeeze-excitation scale: HardSigmoid(s) * x with s [N, C, 1, 1] per image and t [1, C, 1, W]
+// shared by both images, read on NC1HWC0 through their storage shapes [N, C1, 1, 1, 16] and
+// [1, C1, 1, W, 16]; HardSigmoid(s) runs once per channel (hoisted) yet each element equals the
+// formula. 20 channels: HardSigmoid(0) = 0.5 on the padding lanes is set back to zero.
+TEST_F(BlockedKernels, FusedElementwiseBroadcastsAChannelVectorOnNc1hwc0) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  input %s: f32[2,20,1,1]
+  input %t: f32[1,20,1,5]
+  %xb: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %sb: f32[2,20,1,1]@NC1HWC0 = ge.TransData(%s) {dst_format="NC1HWC0", src_format="NCHW"}
+  %tb: f32[1,20,1,5]@NC1HWC0 = ge.TransData(%t) {dst_format="NC1HWC0", src_format="NCHW"}
+  %f: f32[2,20,3,5]@NC1HWC0 = ge.FusedElementwise(%sb, %xb, %tb) {args=[0,3,1,4,2], imms=[0.2,0.5], ops=["HardSigmoid","Mul","Add"]}
+  %y: f32[2,20,3,5] = ge.TransData(%f) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %f
+  output %y
+})";
+  auto g = h.parse(text);
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto out = run(text, in, false);
+  ASSERT_EQ(out.size(), 2u);
+  expect_zero_padding(out[0]);
+  const float* x = in[0].data_as<float>();
+  const float* s = in[1].data_as<float>();
+  const float* t = in[2].data_as<float>();
+  const float* y = out[1].data_as<float>();
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t c = 0; c < 20; ++c)
+      for (int64_t h = 0; h < 3; ++h)
+        for (int64_t w = 0; w < 5; ++w) {
+          const int64_t i = ((n * 20 + c) * 3 + h) * 5 + w;
+          const float hs = std::max(0.f, std::min(1.f, 0.2f * s[n * 20 + c] + 0.5f));
+          ASSERT_EQ(y[i], hs * x[i] + t[c * 5 + w]) << "n " << n << " c " << c << " h " << h << " w " << w;
+        }
 }
 
 TEST_F(BlockedKernels, BatchNormalizationKeepsThePaddingZeroAndMatchesNchw) {

@@ -161,6 +161,47 @@ TEST_F(LayoutPass, UnaryMapsAndFusedElementwiseBetweenBlockedConvsStayBlocked) {
 )");
 }
 
+TEST_F(LayoutPass, SqueezeExcitationScaleStaysBlocked) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  // MobileNetV3's SE block: the per-channel scale [1,C,1,1] multiplies the [1,C,H,W] activation
+  // on NC1HWC0 ([1,C1,1,1,16] against [1,C1,H,W,16]): no TransData pair around the multiply
+  // (before, it read two NCHW copies and wrote one to convert back). The last conv writes the
+  // graph output and stays NCHW.
+  check(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w1: f32[32,16,1,1]
+  const %wa: f32[16,32,1,1]
+  const %wb: f32[32,16,1,1]
+  const %w2: f32[16,32,1,1]
+  %a: f32[1,32,8,8] = Conv(%x, %w1)
+  %p: f32[1,32,1,1] = GlobalAveragePool(%a)
+  %q: f32[1,16,1,1] = Conv(%p, %wa)
+  %r: f32[1,16,1,1] = Relu(%q)
+  %s: f32[1,32,1,1] = Conv(%r, %wb)
+  %m: f32[1,32,8,8] = ge.FusedElementwise(%s, %a) {args=[0,2,1], imms=[0.16666667,0.5], ops=["HardSigmoid","Mul"]}
+  %y: f32[1,16,8,8] = Conv(%m, %w2)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w2: f32[16,32,1,1]
+  const %w1_OIhw16i16o: f32[32,16,1,1]@OIhw16i16o
+  const %wa_OIhw16i16o: f32[16,32,1,1]@OIhw16i16o
+  const %wb_OIhw16i16o: f32[32,16,1,1]@OIhw16i16o
+  %x_NC1HWC0: f32[1,16,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %a: f32[1,32,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o)
+  %p: f32[1,32,1,1]@NC1HWC0 = GlobalAveragePool(%a)
+  %q: f32[1,16,1,1]@NC1HWC0 = Conv(%p, %wa_OIhw16i16o)
+  %r: f32[1,16,1,1]@NC1HWC0 = Relu(%q)
+  %s: f32[1,32,1,1]@NC1HWC0 = Conv(%r, %wb_OIhw16i16o)
+  %m: f32[1,32,8,8]@NC1HWC0 = ge.FusedElementwise(%s, %a) {args=[0,2,1], imms=[0.16666667,0.5], ops=["HardSigmoid","Mul"]}
+  %m_ND: f32[1,32,8,8] = ge.TransData(%m) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,16,8,8] = Conv(%m_ND, %w2)
+  output %y
+}
+)");
+}
+
 TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
   check(R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,4,4]
