@@ -46,7 +46,8 @@ Format conv_weight_format(const dnnl::memory::desc& chosen, const dnnl::memory::
 /// 2-D, float32.
 bool pool_supports_blocked(const Node& node, int64_t opset);
 /// Elementwise ops that keep NC1HWC0's zero padding zero (f(0) = 0, f(0, 0) = 0) on operands of
-/// the output's shape: Add, Sub, Mul, Relu, LeakyRelu, Clip with min <= 0 <= max.
+/// the output's shape: Add, Sub, Mul, Relu, LeakyRelu, Clip with min <= 0 <= max. One operand of
+/// Add, Sub or Mul may instead be a non-constant channel vector [N or 1, C, 1, 1].
 bool elementwise_supports_blocked(const Node& node);
 /// Same-shape unary float32 elementwise ops of any f (Sigmoid, Tanh, Erf, Exp, HardSwish, …: the
 /// ops registered through add_map_kernel, elementwise_common.h), rank 4: the map runs over the

@@ -1,7 +1,8 @@
 // plugins/cpu_backend/elementwise_blocked.cc — elementwise ops on NC1HWC0 operands.
 //
 // When every tensor operand has the output's logical shape and format, an elementwise op is the
-// same loop over the stored elements whatever the layout; on NC1HWC0 the loop also covers the
+// same loop over the stored elements whatever the layout (Add/Sub/Mul also take one channel
+// vector [N, C, 1, 1], applied lane by lane to each 16-channel block); on NC1HWC0 the loop also covers the
 // padding channels, so only ops with f(0) = 0 (f(0, 0) = 0) run here — they keep the padding
 // zero (ge/sdk/types.h). Scalar operands (Clip's min / max) are plain constants. Any other
 // same-shape unary op (and ge.FusedElementwise) runs its plain kernel over the stored elements and
@@ -50,6 +51,14 @@ std::optional<Op> blocked_op(const Node& n) {
 class BlockedElementwiseKernel : public CpuKernel {
  public:
   BlockedElementwiseKernel(const KernelBuildContext& ctx, Op op) : CpuKernel(ctx), op_(op) {
+    if (op <= Op::Mul) {
+      const Shape& ys = ctx.output_shape(0);
+      for (int i = 0; i < 2; ++i)
+        if (ctx.input_shape(i) != ys) {
+          vector_operand_ = i;
+          vector_images_ = ctx.input_shape(i)[0];
+        }
+    }
     if (op == Op::LeakyRelu) alpha_ = ctx.node.attrs.get_float("alpha", 0.01f);
     if (op == Op::Clip) std::tie(lo_, hi_) = *clip_bounds(ctx.node);
   }
@@ -58,6 +67,7 @@ class BlockedElementwiseKernel : public CpuKernel {
     float* y = io.outputs[0].data_as<float>();
     const float* a = io.inputs[0].data_as<float>();
     const float* b = op_ <= Op::Mul ? io.inputs[1].data_as<float>() : nullptr;
+    if (vector_operand_ >= 0) return run_channel_vector(y, a, b, io.outputs[0].shape());
     const Op op = op_;
     const float alpha = alpha_, lo = lo_, hi = hi_;
     parallel_range(io.outputs[0].storage_numel(), 1 << 14, [&](int64_t s, int64_t e) {
@@ -71,10 +81,43 @@ class BlockedElementwiseKernel : public CpuKernel {
       }
     });
   }
-  std::string impl_name() const override { return "cpu:elementwise:nc1hwc0"; }
+  std::string impl_name() const override {
+    return vector_operand_ >= 0 ? "cpu:elementwise:nc1hwc0:channel_vector" : "cpu:elementwise:nc1hwc0";
+  }
 
  private:
+  /// One operand is [N' (1 or N), C, 1, 1]: stored as [N', C1, 1, 1, 16], its 16 lanes of block
+  /// (n, c1) apply to every (h, w) of that block of the output [N, C1, H, W, 16]. The padding
+  /// lanes of both operands are zero and f(0, 0) = 0 for Add, Sub and Mul: it stays zero.
+  void run_channel_vector(float* y, const float* a, const float* b, const Shape& ys) const {
+    const int64_t n = ys[0], c1 = (ys[1] + kFormatC0 - 1) / kFormatC0, hw = ys[2] * ys[3];
+    const bool a_vec = vector_operand_ == 0, per_image = vector_images_ > 1;
+    const float* full = a_vec ? b : a;
+    const float* vec = a_vec ? a : b;
+    const Op op = op_;
+    parallel_range(n * c1, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, hw * kFormatC0)), [&](int64_t s, int64_t e) {
+      for (int64_t blk = s; blk < e; ++blk) {
+        const float* v = vec + (per_image ? blk : blk % c1) * kFormatC0;
+        const float* x = full + blk * hw * kFormatC0;
+        float* o = y + blk * hw * kFormatC0;
+        for (int64_t p = 0; p < hw; ++p, x += kFormatC0, o += kFormatC0) {
+          switch (op) {
+            case Op::Add: for (int64_t l = 0; l < kFormatC0; ++l) o[l] = x[l] + v[l]; break;
+            case Op::Mul: for (int64_t l = 0; l < kFormatC0; ++l) o[l] = x[l] * v[l]; break;
+            case Op::Sub:
+              if (a_vec) for (int64_t l = 0; l < kFormatC0; ++l) o[l] = v[l] - x[l];
+              else for (int64_t l = 0; l < kFormatC0; ++l) o[l] = x[l] - v[l];
+              break;
+            default: break;
+          }
+        }
+      }
+    });
+  }
+
   Op op_;
+  int vector_operand_ = -1;   // the [N', C, 1, 1] operand of Add/Sub/Mul, or -1 (same shapes)
+  int64_t vector_images_ = 1;  // its N
   float alpha_ = 0.f, lo_ = 0.f, hi_ = 0.f;
 };
 
@@ -86,8 +129,20 @@ bool elementwise_supports_blocked(const Node& n) {
   if (!op || !y || y->shape.rank() != 4 || y->dtype != DataType::Float32 || n.num_outputs() != 1) return false;
   const size_t tensor_inputs = *op <= Op::Mul ? 2 : 1;
   if (n.num_inputs() < tensor_inputs) return false;
-  for (size_t i = 0; i < tensor_inputs; ++i)
-    if (!n.input(i) || n.input(i)->shape != y->shape || n.input(i)->dtype != DataType::Float32) return false;
+  int vectors = 0;
+  for (size_t i = 0; i < tensor_inputs; ++i) {
+    const Value* v = n.input(i);
+    if (!v || v->dtype != DataType::Float32) return false;
+    if (v->shape == y->shape) continue;
+    // Add/Sub/Mul: one operand may be a channel vector [N or 1, C, 1, 1] (a squeeze-excitation
+    // scale); a constant one stays out (the layout pass converts constants only for anchors).
+    const Shape& s = v->shape;
+    if (tensor_inputs != 2 || v->is_constant() || s.rank() != 4 || s[1] != y->shape[1] || s[2] != 1 || s[3] != 1 ||
+        (s[0] != 1 && s[0] != y->shape[0]))
+      return false;
+    ++vectors;
+  }
+  if (vectors > 1) return false;
   if (*op == Op::Clip) {
     auto b = clip_bounds(n);
     return b && b->first <= 0.f && b->second >= 0.f;  // clip(0) = 0 keeps the padding zero
@@ -177,7 +232,8 @@ std::unique_ptr<Kernel> make_blocked_map(const KernelBuildContext& ctx, std::uni
 
 std::unique_ptr<Kernel> make_blocked_elementwise(const KernelBuildContext& ctx) {
   if (!elementwise_supports_blocked(ctx.node))
-    throw UnsupportedError(ctx.node.op_type() + ": NC1HWC0 needs same-shape float32 rank-4 operands and f(0) = 0 in " + who(ctx));
+    throw UnsupportedError(ctx.node.op_type() + ": NC1HWC0 needs float32 rank-4 operands of the output's shape (or "
+                           "one channel vector [N,C,1,1] of Add/Sub/Mul) and f(0) = 0 in " + who(ctx));
   const Value* y = ctx.node.output(0);
   const size_t tensor_inputs = *blocked_op(ctx.node) <= Op::Mul ? 2 : 1;
   for (size_t i = 0; i < tensor_inputs; ++i)

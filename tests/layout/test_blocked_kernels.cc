@@ -150,6 +150,44 @@ TEST_F(BlockedKernels, FusedElementwiseBroadcastsAChannelVectorOnNc1hwc0) {
         }
 }
 
+// Add/Sub/Mul with one channel-vector operand [N', 20, 1, 1] on NC1HWC0: per image (N' = 2) or
+// shared (N' = 1), on either side of Sub; values equal the NCHW formula exactly, padding zero.
+TEST_F(BlockedKernels, BinaryOpsWithAChannelVectorMatchNchw) {
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  input %s: f32[2,20,1,1]
+  input %t: f32[1,20,1,1]
+  %xb: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %sb: f32[2,20,1,1]@NC1HWC0 = ge.TransData(%s) {dst_format="NC1HWC0", src_format="NCHW"}
+  %tb: f32[1,20,1,1]@NC1HWC0 = ge.TransData(%t) {dst_format="NC1HWC0", src_format="NCHW"}
+  %m: f32[2,20,3,5]@NC1HWC0 = Mul(%xb, %sb)
+  %a: f32[2,20,3,5]@NC1HWC0 = Add(%tb, %m)
+  %d: f32[2,20,3,5]@NC1HWC0 = Sub(%sb, %a)
+  %e: f32[2,20,3,5]@NC1HWC0 = Sub(%d, %tb)
+  %y: f32[2,20,3,5] = ge.TransData(%e) {dst_format="NCHW", src_format="NC1HWC0"}
+  output %m
+  output %a
+  output %d
+  output %e
+  output %y
+})";
+  auto g = h.parse(text);
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  auto out = run(text, in, false);
+  ASSERT_EQ(out.size(), 5u);
+  for (int i = 0; i < 4; ++i) expect_zero_padding(out[static_cast<size_t>(i)]);
+  const float* x = in[0].data_as<float>();
+  const float* sv = in[1].data_as<float>();
+  const float* t = in[2].data_as<float>();
+  const float* y = out[4].data_as<float>();
+  for (int64_t i = 0; i < in[0].numel(); ++i) {
+    const int64_t n = i / (20 * 15), c = i / 15 % 20;
+    const float s = sv[n * 20 + c], tc = t[c];
+    const float m = x[i] * s, a = tc + m, d = s - a, e = d - tc;
+    ASSERT_EQ(y[i], e) << "element " << i;
+  }
+}
+
 TEST_F(BlockedKernels, BatchNormalizationKeepsThePaddingZeroAndMatchesNchw) {
   // 20 channels; B - mean * a is nonzero on every real channel, zero on the padding ones.
   const std::string text = R"(graph g opset(ai.onnx=15, ge=1) {

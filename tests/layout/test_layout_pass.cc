@@ -202,6 +202,45 @@ TEST_F(LayoutPass, SqueezeExcitationScaleStaysBlocked) {
 )");
 }
 
+TEST_F(LayoutPass, SqueezeExcitationWithSigmoidConvStaysBlocked) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  // EfficientNet's SE block after conv fusion: the scale is a FusedConv with Sigmoid, and a lone
+  // Mul applies it: the Mul runs on NC1HWC0 with a channel-vector operand.
+  check(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w1: f32[32,16,1,1]
+  const %wa: f32[16,32,1,1]
+  const %wb: f32[32,16,1,1]
+  const %w2: f32[16,32,1,1]
+  %a: f32[1,32,8,8] = Conv(%x, %w1)
+  %p: f32[1,32,1,1] = GlobalAveragePool(%a)
+  %q: f32[1,16,1,1] = Conv(%p, %wa)
+  %s: f32[1,32,1,1] = ge.FusedConv(%q, %wb, _, _) {activation="Sigmoid"}
+  %m: f32[1,32,8,8] = Mul(%a, %s)
+  %y: f32[1,16,8,8] = Conv(%m, %w2)
+  %z: f32[1,16,8,8] = Relu(%y)
+  output %z
+})",
+        R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,8,8]
+  const %w1_OIhw16i16o: f32[32,16,1,1]@OIhw16i16o
+  const %wa_OIhw16i16o: f32[16,32,1,1]@OIhw16i16o
+  const %wb_OIhw16i16o: f32[32,16,1,1]@OIhw16i16o
+  const %w2_OIhw16i16o: f32[16,32,1,1]@OIhw16i16o
+  %x_NC1HWC0: f32[1,16,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %a: f32[1,32,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o)
+  %p: f32[1,32,1,1]@NC1HWC0 = GlobalAveragePool(%a)
+  %q: f32[1,16,1,1]@NC1HWC0 = Conv(%p, %wa_OIhw16i16o)
+  %s: f32[1,32,1,1]@NC1HWC0 = ge.FusedConv(%q, %wb_OIhw16i16o, _, _) {activation="Sigmoid"}
+  %m: f32[1,32,8,8]@NC1HWC0 = Mul(%a, %s)
+  %y: f32[1,16,8,8]@NC1HWC0 = Conv(%m, %w2_OIhw16i16o)
+  %y_ND: f32[1,16,8,8] = ge.TransData(%y) {dst_format="ND", src_format="NC1HWC0"}
+  %z: f32[1,16,8,8] = Relu(%y_ND)
+  output %z
+}
+)");
+}
+
 TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
   check(R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,4,4]
