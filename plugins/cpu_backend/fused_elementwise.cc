@@ -238,7 +238,8 @@ class FusedElementwiseKernel final : public Kernel {
         case Access::Direct: ops[i] = {in[i] + b0, false}; break;
         case Access::Scalar: ops[i] = {in[i], true}; break;
         case Access::Gather:
-          if (read_per_block_[i]) ops[i] = broadcast(plans_[i], in[i]);
+          // An input only hoisted instructions read is not gathered (nor read) per block.
+          ops[i] = read_per_block_[i] ? broadcast(plans_[i], in[i]) : Operand{nullptr, true};
           break;
       }
     }
