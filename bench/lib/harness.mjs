@@ -22,6 +22,9 @@ const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
   --models "A B"          models: names under \$GE_SHARED_DIR/models (resnet50, onnx-light/squeezenet),
                           folders or .onnx files (default: every model folder in \$GE_SHARED_DIR/models)
   --threads "1 2"         thread counts (default "1 2")
+  --batch "8"             latency also at these batch sizes: each model's test set repeated along dim 0
+                          (GE: --input-shape; ORT: a copy of the model declaring the shape); a model
+                          whose graph fixes the batch is listed as not run (default: batch 1 only)
   --rounds N              rounds; GE and ORT alternate within each (default 3)
   --iterations N          timed runs per process after one warm-up (default 50)
   --sections LIST         any of ${SECTIONS.join(',')} (default all)
@@ -40,7 +43,7 @@ const USAGE = `usage: bench/run [flags] [MODEL_DIR_OR_FILE ...]
 function parseArgs(argv) {
   const env = process.env;
   const o = {
-    models: null, threads: [1, 2], rounds: 3, iterations: 50, sections: [...SECTIONS],
+    models: null, threads: [1, 2], batches: [], rounds: 3, iterations: 50, sections: [...SECTIONS],
     scalingSizes: [1000, 10000, 100000], scalingKinds: ['mixed'], conformanceFilters: [],
     peakGflops: env.GE_BENCH_PEAK_GFLOPS ? Number(env.GE_BENCH_PEAK_GFLOPS) : null, out: null, soc: 'Ascend910A',
     gec: env.GE_GEC || path.join(repoDir, 'build', 'bin', 'gec'), smoke: false, snapshot: true, ortDir: path.join(benchDir, '.cache', 'ort'),
@@ -60,6 +63,7 @@ function parseArgs(argv) {
       case '-h': case '--help': console.log(USAGE); process.exit(0); break;
       case '--models': o.models = [...(o.models || []), ...list(v())]; smokeTouched.add('models'); break;
       case '--threads': o.threads = ints(k, v()); smokeTouched.add('threads'); break;
+      case '--batch': o.batches = ints(k, v()).filter((b) => b !== 1); break;
       case '--rounds': [o.rounds] = ints(k, v()); smokeTouched.add('rounds'); break;
       case '--iterations': [o.iterations] = ints(k, v()); smokeTouched.add('iterations'); break;
       case '--sections': o.sections = list(v()); break;
@@ -228,7 +232,7 @@ function main() {
     git: gitDescribe(),
     gec: gecOrig,
     host: { cpu: ctx.peak.cpu, cpus: os.cpus().length, peak: ctx.peak, rss_method: GNU_TIME ? 'GNU time %M (ru_maxrss)' : 'none for GE; Node maxRSS for ORT' },
-    args: { models: ctx.models.map((m) => m.name), threads: o.threads, rounds: o.rounds, iterations: o.iterations,
+    args: { models: ctx.models.map((m) => m.name), threads: o.threads, batches: o.batches, rounds: o.rounds, iterations: o.iterations,
       sections: o.sections, smoke: o.smoke },
   };
   let failed = false;
@@ -249,13 +253,15 @@ function main() {
     say();
     say(`== latency: median ms of ${o.iterations} runs after 1 warm-up; median over ${o.rounds} round(s); GE and ORT alternate`);
     result.latency = runLatency(ctx);
-    printLatency(result.latency, baseline, say);
+    result.latency_not_run = ctx.latencySkipped;
+    printLatency(result.latency, baseline, say, ctx.latencySkipped);
     failed ||= result.latency.some((r) => r.ge.errors.length || r.ge.check === 'FAIL');
   }
   if (o.sections.includes('memory')) {
     say();
     say('== memory plans (GE, per model and planner)');
-    result.memory = memoryRows(ctx, result.latency || ctx.models.map((m) => ({ model: m.name, file: m.file })));
+    result.memory = memoryRows(ctx, (result.latency || ctx.models.map((m) => ({ model: m.name, file: m.file })))
+      .filter((r) => !(r.batch > 1)));
     printMemory(result.memory, say);
     failed ||= result.memory.some((r) => r.error);
   }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runMeasured, lastLine, median, get, printTable, readJson, HarnessError, peakAt } from './util.mjs';
+import { decodeTensor, encodeTensor, dataTypeOf, withInputShapes } from './pb.mjs';
 
 // GFLOP (2 × MAC) of one inference, from ../shared/models/README.md. A model missing here shows
 // "-" for GFLOP/s and % of peak.
@@ -21,6 +22,7 @@ function runGe(ctx, model, threads, round) {
   const argv = [ctx.gec, 'run', model.file, '--iterations', String(ctx.iterations), '--threads', String(threads),
     '--json', tmp];
   if (model.inputs) argv.push('--inputs', model.inputs, '--check', model.inputs);
+  for (const [name, dims] of Object.entries(model.inputShapes ?? {})) argv.push('--input-shape', `${name}:${dims.join(',')}`);
   const r = runMeasured(argv, { logFile: path.join(ctx.logs, `ge_${model.slug}_t${threads}_r${round}.log`) });
   const j = readJson(tmp);
   const rec = { round, status: r.status, rss_kb: r.rssKb, wall_ms: r.ms };
@@ -48,7 +50,7 @@ function runOrt(ctx, model, threads, round, { optimizedModel } = {}) {
   const tmp = path.join(ctx.work, `ort_${model.slug}_${tag}.json`);
   fs.rmSync(tmp, { force: true });
   const argv = [process.execPath, path.join(ctx.benchDir, 'lib', 'ort_run.mjs'), '--ort-dir', ctx.ortDir,
-    '--model', model.file, '--threads', String(threads), '--iterations', String(optimizedModel ? 0 : ctx.iterations),
+    '--model', model.ortFile ?? model.file, '--threads', String(threads), '--iterations', String(optimizedModel ? 0 : ctx.iterations),
     '--json', tmp];
   if (model.inputs) argv.push('--inputs', model.inputs, '--check', model.inputs);
   if (optimizedModel) argv.push('--optimized-model', optimizedModel);
@@ -75,13 +77,58 @@ function runOrt(ctx, model, threads, round, { optimizedModel } = {}) {
   };
 }
 
+// The model at batch B (--batch): the inputs and reference outputs of its test set repeated B
+// times along dim 0 (images and sequences of a batch are computed independently, so the
+// reference stays the reference), GE given the input shapes by --input-shape, the ORT peer a copy
+// of the model declaring them (pb.mjs withInputShapes: exported models fix the batch at 1).
+// Returns {variant} or {skip: reason}.
+function batchedVariant(ctx, model, B) {
+  if (!model.inputs) return { skip: 'no test set to repeat' };
+  const dir = path.join(ctx.work, `batch_${model.slug}_b${B}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const inputShapes = {};
+  for (const f of fs.readdirSync(model.inputs).filter((n) => /^(input|output)_\d+\.pb$/.test(n)).sort()) {
+    const t = decodeTensor(fs.readFileSync(path.join(model.inputs, f)));
+    if (t.dims[0] !== 1) return { skip: `${f} has dim 0 = ${t.dims[0]}, not 1` };
+    if (f.startsWith('input') && !t.name) return { skip: `${f} names no graph input` };
+    const one = Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    const dims = [B, ...t.dims.slice(1)];
+    fs.writeFileSync(path.join(dir, f), encodeTensor({ name: t.name, dims, dataType: dataTypeOf(t.type),
+      raw: Buffer.concat(Array(B).fill(one)) }));
+    if (f.startsWith('input')) inputShapes[t.name] = dims;
+  }
+  const ortFile = path.join(dir, 'model.onnx');
+  fs.writeFileSync(ortFile, withInputShapes(fs.readFileSync(model.file), inputShapes));
+  return { variant: { name: `${model.name}@b${B}`, slug: `${model.slug}_b${B}`, file: model.file, ortFile, inputs: dir,
+    inputShapes, batch: B, base: model.name } };
+}
+
 export function runLatency(ctx) {
   const rows = [];
-  for (const model of ctx.models) {
+  ctx.latencySkipped = [];
+  const models = [...ctx.models];
+  for (const B of ctx.batches ?? []) {
+    for (const model of ctx.models) {
+      const v = batchedVariant(ctx, model, B);
+      if (v.skip) ctx.latencySkipped.push(`${model.name}@b${B}: ${v.skip}`);
+      else models.push(v.variant);
+    }
+  }
+  for (const model of models) {
     // ORT's optimized node count, from a session of its own that saves the optimized graph.
     const opt = path.join(ctx.work, `ort_opt_${model.slug}.onnx`);
-    const count = runOrt(ctx, model, ctx.threads[0], 0, { optimizedModel: opt });
-    fs.rmSync(opt, { force: true });
+    let count;
+    try {
+      count = runOrt(ctx, model, ctx.threads[0], 0, { optimizedModel: opt });
+    } catch (e) {
+      // A model whose graph fixes the batch (a Reshape to [1, ...]) runs at batch 1 only: ORT
+      // refuses it too, and the row is left out with ORT's reason. At batch 1 the peer must run.
+      if (!model.batch || !(e instanceof HarnessError)) throw e;
+      ctx.latencySkipped.push(`${model.name}: the ORT peer does not run it (${e.message.split(' — log:')[0]})`);
+      continue;
+    } finally {
+      fs.rmSync(opt, { force: true });
+    }
     for (const t of ctx.threads) rows.push({ model, threads: t, ge: [], ort: [], ortNodes: count.optimized_nodes });
   }
   for (let round = 1; round <= ctx.rounds; ++round) {
@@ -125,12 +172,14 @@ function summarize(ctx, row) {
     rel_l2_vs_reference: row.ort[row.ort.length - 1]?.rel_l2 ?? null,
     version: row.ort[0]?.version ?? null,
   };
-  const gflop = MODEL_GFLOP[row.model.name] ?? null;
+  const gflop = MODEL_GFLOP[row.model.base ?? row.model.name] !== undefined
+    ? MODEL_GFLOP[row.model.base ?? row.model.name] * (row.model.batch ?? 1) : null;
   const gflops = gflop !== null && ge.median_ms ? gflop / (ge.median_ms / 1000) : null;
   const peak = peakAt(ctx.peak, row.threads);
   return {
     model: row.model.name,
     file: row.model.file,
+    batch: row.model.batch ?? 1,
     threads: row.threads,
     iterations: ctx.iterations,
     rounds: ctx.rounds,
@@ -143,7 +192,7 @@ function summarize(ctx, row) {
   };
 }
 
-export function printLatency(rows, baseline, out) {
+export function printLatency(rows, baseline, out, skipped) {
   const prev = new Map((get(baseline, 'latency') || []).map((r) => [`${r.model}@${r.threads}`, r]));
   const mb = (kb) => (kb ? kb / 1024 : null);
   const columns = [
@@ -167,4 +216,5 @@ export function printLatency(rows, baseline, out) {
   ];
   printTable(columns, rows, out);
   for (const r of rows) for (const e of r.ge.errors) out(`  GE error on ${r.model} (${r.threads}t) ${e}`);
+  for (const s of skipped ?? []) out(`  not run: ${s}`);
 }

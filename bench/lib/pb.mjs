@@ -174,3 +174,79 @@ export function withoutInitializerInputs(buf) {
   const out = Buffer.concat([buf.subarray(0, g.tagStart), graphField, buf.subarray(g.end)]);
   return { buf: out, removed };
 }
+
+function lenField(fieldNo, payload) {
+  return Buffer.concat([encodeVarint(fieldNo * 8 + WIRE_LEN), encodeVarint(payload.length), payload]);
+}
+function varintField(fieldNo, n) { return Buffer.concat([encodeVarint(fieldNo * 8 + WIRE_VARINT), encodeVarint(n)]); }
+
+// A serialized onnx.TensorProto: dims, data_type (the ONNX enum) and raw_data, named `name`.
+export function encodeTensor({ name, dims, dataType, raw }) {
+  return Buffer.concat([
+    ...dims.map((d) => varintField(TENSOR_FIELDS.dims, d)),
+    varintField(TENSOR_FIELDS.data_type, dataType),
+    lenField(TENSOR_FIELDS.name, Buffer.from(name, 'utf8')),
+    lenField(TENSOR_FIELDS.raw_data, raw),
+  ]);
+}
+
+// The ONNX data_type enum of a decodeTensor() type name.
+export function dataTypeOf(type) {
+  for (const [k, [t]] of Object.entries(DTYPES)) if (t === type) return Number(k);
+  throw new Error(`no ONNX data type for '${type}'`);
+}
+
+// The element type (TypeProto.Tensor.elem_type) of a ValueInfoProto message f, or 0, and the
+// rank of its shape (null when it has none).
+function tensorType(buf, f) {
+  const find = (start, end, no) => {
+    for (const r = new Reader(buf, start, end); !r.done();) { const g = r.field(); if (g.field === no) return g; }
+    return null;
+  };
+  const type = find(f.start, f.end, 2);                    // ValueInfoProto.type
+  const tensor = type && find(type.start, type.end, 1);    // TypeProto.tensor_type
+  const elem = tensor && find(tensor.start, tensor.end, 1);  // TypeProto.Tensor.elem_type
+  const shape = tensor && find(tensor.start, tensor.end, 2);  // TypeProto.Tensor.shape
+  let rank = null;
+  if (shape) {
+    rank = 0;
+    for (const r = new Reader(buf, shape.start, shape.end); !r.done();) if (r.field().field === 1) ++rank;
+  }
+  return { elem: elem ? Number(new Reader(buf, elem.start, elem.end).varint()) : 0, rank };
+}
+
+// A ValueInfoProto {name, type: {tensor_type: {elem_type, shape}}}: each dim a number
+// (dim_value) or a string (dim_param); `dims` null: no shape.
+function valueInfo(name, elem, dims) {
+  const dim = (d) => lenField(1, typeof d === 'string' ? lenField(2, Buffer.from(d, 'utf8')) : varintField(1, d));
+  const tensor = [varintField(1, elem)];
+  if (dims) tensor.push(lenField(2, Buffer.concat(dims.map(dim))));
+  return Buffer.concat([lenField(1, Buffer.from(name, 'utf8')), lenField(2, lenField(1, Buffer.concat(tensor)))]);
+}
+
+// The model with the graph inputs named in `shapes` (name → dims) declared with those dims, the
+// graph outputs' dims made symbolic (out0_d0, ...) and no value_info (shape hints that would
+// contradict the new dims): how the bench gives the ORT peer a batch the exported model fixed at 1.
+export function withInputShapes(buf, shapes) {
+  const g = graphRange(buf);
+  const parts = [];
+  const seen = new Set();
+  let outputs = 0;
+  for (const r = new Reader(buf, g.start, g.end); !r.done();) {
+    const f = r.field();
+    const name = f.wire === WIRE_LEN && (f.field === 11 || f.field === 12) ? stringField(buf, f, 1) : null;
+    if (f.field === 11 && f.wire === WIRE_LEN && shapes[name]) {
+      parts.push(lenField(11, valueInfo(name, tensorType(buf, f).elem, shapes[name])));
+      seen.add(name);
+    } else if (f.field === 12 && f.wire === WIRE_LEN) {
+      const { elem, rank } = tensorType(buf, f);
+      const o = outputs++;
+      parts.push(lenField(12, valueInfo(name, elem, rank === null ? null : Array.from({ length: rank }, (_, i) => `out${o}_d${i}`))));
+    } else if (f.field !== 13) {
+      parts.push(buf.subarray(f.tagStart, f.end));
+    }
+  }
+  for (const n of Object.keys(shapes)) if (!seen.has(n)) throw new Error(`the model has no graph input '${n}'`);
+  const graph = Buffer.concat(parts);
+  return Buffer.concat([buf.subarray(0, g.tagStart), lenField(7, graph), buf.subarray(g.end)]);
+}
