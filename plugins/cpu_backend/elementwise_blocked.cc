@@ -95,7 +95,8 @@ class BlockedElementwiseKernel : public CpuKernel {
     const float* full = a_vec ? b : a;
     const float* vec = a_vec ? a : b;
     const Op op = op_;
-    parallel_range(n * c1, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, hw * kFormatC0)), [&](int64_t s, int64_t e) {
+    const int64_t min_blocks = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, hw * kFormatC0));
+    parallel_range(n * c1, min_blocks, [&](int64_t s, int64_t e) {
       for (int64_t blk = s; blk < e; ++blk) {
         const float* v = vec + (per_image ? blk : blk % c1) * kFormatC0;
         const float* x = full + blk * hw * kFormatC0;

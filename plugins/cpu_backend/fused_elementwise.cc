@@ -152,12 +152,13 @@ class FusedElementwiseKernel final : public Kernel {
       }
       if (ok && source >= 0) src_[k] = source;
     }
-    read_per_block_.assign(nin, false);
+    // Operands ([inputs..., results...]) that an instruction evaluated per block reads.
+    read_per_block_.assign(nin + prog_.size(), false);
     for (size_t k = 0; k < prog_.size(); ++k) {
       if (src_[k] >= 0) continue;
       const Instr& ins = prog_[k];
-      if (static_cast<size_t>(ins.a) < nin) read_per_block_[ins.a] = true;
-      if (is_binary(ins.op) && static_cast<size_t>(ins.b) < nin) read_per_block_[ins.b] = true;
+      read_per_block_[ins.a] = true;
+      if (is_binary(ins.op)) read_per_block_[ins.b] = true;
     }
     hoisted_.resize(prog_.size());
     for (size_t k = 0; k < prog_.size(); ++k)
@@ -245,8 +246,10 @@ class FusedElementwiseKernel final : public Kernel {
     }
     for (size_t k = 0; k < prog_.size(); ++k) {
       if (src_[k] >= 0) {
-        // Read per block only by instructions evaluated per block; others read hoisted_ itself.
-        ops[nin + k] = broadcast(plans_[src_[k]], hoisted_[k].data());
+        // Gathered only when an instruction evaluated per block reads it (hoisted ones read
+        // hoisted_ itself in run()).
+        const bool read = read_per_block_[nin + k];
+        ops[nin + k] = read ? broadcast(plans_[src_[k]], hoisted_[k].data()) : Operand{nullptr, true};
         continue;
       }
       float* out = k + 1 == prog_.size() ? y + b0 : scratch[s++].data();
@@ -341,7 +344,7 @@ class FusedElementwiseKernel final : public Kernel {
   int64_t row_ = 0;  // 0: blocks cut from the flat output, broadcast inputs gathered
   int threads_;
   std::vector<int> src_;                   // per instruction: the broadcast input it is hoisted to, or -1
-  std::vector<bool> read_per_block_;       // per input: read by an instruction evaluated per block
+  std::vector<bool> read_per_block_;       // per operand: read by an instruction evaluated per block
   std::vector<std::vector<float>> hoisted_;  // per hoisted instruction: its result over its input
   std::vector<std::vector<std::vector<float>>> scratch_;
 };
@@ -435,11 +438,13 @@ std::unique_ptr<Kernel> make_fused_elementwise(const KernelBuildContext& ctx) {
     // storage shape [N', C1, 1, 1, C0] against the output's [N, C1, H, W, C0].
     const Shape stored_out(format_storage_dims(out.dims(), Format::NC1HWC0));
     for (size_t i = 0; i < nin; ++i)
-      if (access[i] == Access::Gather)
-        plans[i] = loops::broadcast_plan(stored_out,
-                                         {Shape(format_storage_dims(ctx.input_shape(i).dims(), Format::NC1HWC0))}, what);
+      if (access[i] == Access::Gather) {
+        const Shape stored_in(format_storage_dims(ctx.input_shape(i).dims(), Format::NC1HWC0));
+        plans[i] = loops::broadcast_plan(stored_out, {stored_in}, what);
+      }
     std::vector<int64_t> stored_in;
-    for (size_t i = 0; i < nin; ++i) stored_in.push_back(format_storage_numel(ctx.input_shape(i).dims(), Format::NC1HWC0));
+    for (size_t i = 0; i < nin; ++i)
+      stored_in.push_back(format_storage_numel(ctx.input_shape(i).dims(), Format::NC1HWC0));
     return make_blocked_map(ctx, std::make_unique<FusedElementwiseKernel>(std::move(prog), std::move(access),
                                                                           std::move(plans), stored_in,
                                                                           stored_out.numel(), ctx.threads));
