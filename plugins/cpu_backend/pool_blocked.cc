@@ -106,14 +106,22 @@ class BlockedGlobalPoolKernel : public CpuKernel {
     float* y = io.outputs[0].data_as<float>();
     const int64_t hw = hw_;
     const float inv = hw ? 1.f / static_cast<float>(hw) : 0.f;
+    // One loop per kind (a select inside the loop kept it scalar): the 16 lanes of a position
+    // are one vector, summed (or maxed) over the positions in order.
     parallel_for(blocks_, [&](int64_t b) {
       const float* xb = x + b * hw * kFormatC0;
       float acc[kFormatC0];
-      std::fill(acc, acc + kFormatC0, max_ ? -std::numeric_limits<float>::infinity() : 0.f);
-      for (int64_t p = 0; p < hw; ++p)
-        for (int64_t c = 0; c < kFormatC0; ++c)
-          acc[c] = max_ ? std::max(acc[c], xb[p * kFormatC0 + c]) : acc[c] + xb[p * kFormatC0 + c];
-      for (int64_t c = 0; c < kFormatC0; ++c) y[b * kFormatC0 + c] = max_ ? (hw ? acc[c] : 0.f) : acc[c] * inv;
+      if (max_) {
+        std::fill(acc, acc + kFormatC0, -std::numeric_limits<float>::infinity());
+        for (int64_t p = 0; p < hw; ++p)
+          for (int64_t c = 0; c < kFormatC0; ++c) acc[c] = std::max(acc[c], xb[p * kFormatC0 + c]);
+        for (int64_t c = 0; c < kFormatC0; ++c) y[b * kFormatC0 + c] = hw ? acc[c] : 0.f;
+      } else {
+        std::fill(acc, acc + kFormatC0, 0.f);
+        for (int64_t p = 0; p < hw; ++p)
+          for (int64_t c = 0; c < kFormatC0; ++c) acc[c] += xb[p * kFormatC0 + c];
+        for (int64_t c = 0; c < kFormatC0; ++c) y[b * kFormatC0 + c] = acc[c] * inv;
+      }
     });
   }
   std::string impl_name() const override { return max_ ? "cpu:globalmaxpool:nc1hwc0" : "cpu:globalavgpool:nc1hwc0"; }
