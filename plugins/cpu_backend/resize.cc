@@ -193,7 +193,7 @@ class ResizeKernel : public CpuKernel {
     const int64_t V = inner_copy ? ys[r - 1] : 1, W = ys[la];
     const int64_t rows = ys.numel() / (W * V);
     const AxisTaps& last = taps[la];
-    const Shape& xs = io.inputs[0].shape();
+    const Shape& xs = xs_;  // logical, as built (a blocked operand's tensor may carry its storage shape)
     if (r == 4 && !inner_copy && maps_to_itself(taps[0], xs[1] * xs[2] * xs[3]) && maps_to_itself(taps[1], xs[2] * xs[3]) &&
         !any_outside(taps[2]) && !any_outside(taps[3]))
       return run_planes(x, y, taps, xs[2], xs[3], ys, 1);
