@@ -47,6 +47,9 @@ std::string DimExpr::monomial_key(const Monomial& m) {
 // would otherwise grow without limit (dims of real models have a handful of terms).
 constexpr size_t kMaxTerms = 64;
 constexpr size_t kMaxAtoms = 16;
+// A remainder repeats its operand (e % k = e - k*(e/k)) and a floor division names its numerator,
+// so a chain of them doubles the text at each step: a monomial's text is bounded too.
+constexpr size_t kMaxMonomialText = 1024;
 
 void DimExpr::add_term(const Monomial& m, int64_t coef) {
   if (coef == 0) return;
@@ -54,6 +57,9 @@ void DimExpr::add_term(const Monomial& m, int64_t coef) {
   if (coef == std::numeric_limits<int64_t>::min()) throw Error("symbolic dimension: coefficient out of range");
   if (m.size() > kMaxAtoms) throw Error("symbolic dimension: a product of more than " + std::to_string(kMaxAtoms) + " factors");
   std::string k = monomial_key(m);
+  if (k.size() > kMaxMonomialText)
+    throw Error("symbolic dimension: a term over " + std::to_string(kMaxMonomialText) +
+                " characters (nested floor divisions and remainders)");
   auto it = terms_.find(k);
   if (it == terms_.end()) {
     if (terms_.size() >= kMaxTerms) throw Error("symbolic dimension: more than " + std::to_string(kMaxTerms) + " terms");

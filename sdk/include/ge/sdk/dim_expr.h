@@ -48,8 +48,9 @@ class DimExpr {
   /// The divisors of its floor divisions (nested ones too): {2, 32} for (H+1)/2 + W/32.
   void collect_divisors(std::set<int64_t>& out) const;
 
-  /// Overflow of a coefficient past int64, more than 64 terms or a product of more than 16
-  /// factors throws ge::Error.
+  /// Overflow of a coefficient past int64, more than 64 terms, a product of more than 16
+  /// factors or a term whose text exceeds 1024 characters (nested divisions and remainders)
+  /// throws ge::Error.
   friend DimExpr operator+(const DimExpr& a, const DimExpr& b);
   friend DimExpr operator-(const DimExpr& a, const DimExpr& b);
   friend DimExpr operator*(const DimExpr& a, const DimExpr& b);
