@@ -3,27 +3,37 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include "ge/sdk/error.h"
 
 namespace ge {
+
+namespace {
+// A 64-byte aligned block of `bytes` (at least 64), zero-filled when `zero`; the shared_ptr frees it.
+std::shared_ptr<void> aligned_block(size_t bytes, bool zero) {
+  size_t rounded = ((bytes + 63) / 64) * 64;
+  if (rounded == 0) rounded = 64;
+  // Zeroed through calloc, 64-byte aligned by hand: glibc serves large blocks with fresh pages
+  // from the OS and skips the memset, so a big buffer (an activation arena) costs its pages only
+  // when a kernel first writes them — a compile-only Executable never touches its arena. A block
+  // about to be overwritten (clone) skips the zeroing: an allocator reusing a freed block would
+  // otherwise clear it, or hand out fresh pages that fault in, before the copy writes it again.
+  void* raw = rounded <= SIZE_MAX - 63 ? (zero ? std::calloc(rounded + 63, 1) : std::malloc(rounded + 63)) : nullptr;
+  if (!raw) throw Error("out of memory allocating " + std::to_string(rounded) + " bytes");
+  void* p = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + 63) & ~static_cast<uintptr_t>(63));
+  return std::shared_ptr<void>(p, [raw](void*) { std::free(raw); });
+}
+}  // namespace
 
 Tensor Tensor::allocate(DataType dtype, Shape shape, Format format) {
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
   t.format_ = format;
-  size_t bytes = t.nbytes();
-  size_t rounded = ((bytes + 63) / 64) * 64;
-  if (rounded == 0) rounded = 64;
-  // Zeroed through calloc, 64-byte aligned by hand: glibc serves large blocks with fresh pages
-  // from the OS and skips the memset, so a big buffer (an activation arena) costs its pages only
-  // when a kernel first writes them — a compile-only Executable never touches its arena.
-  void* raw = rounded <= SIZE_MAX - 63 ? std::calloc(rounded + 63, 1) : nullptr;
-  if (!raw) throw Error("out of memory allocating " + std::to_string(rounded) + " bytes");
-  void* p = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + 63) & ~static_cast<uintptr_t>(63));
-  t.holder_ = std::shared_ptr<void>(p, [raw](void*) { std::free(raw); });
-  t.data_ = p;
+  t.holder_ = aligned_block(t.nbytes(), true);
+  t.data_ = t.holder_.get();
   return t;
 }
 
@@ -38,7 +48,13 @@ Tensor Tensor::wrap(DataType dtype, Shape shape, void* data, std::shared_ptr<voi
 }
 
 Tensor Tensor::clone() const {
-  Tensor t = allocate(dtype_, shape_, format_);
+  Tensor t;
+  t.dtype_ = dtype_;
+  t.shape_ = shape_;
+  t.format_ = format_;
+  // Every byte is written below (an empty source gives zeros, as allocate() would).
+  t.holder_ = aligned_block(nbytes(), !data_);
+  t.data_ = t.holder_.get();
   if (data_ && nbytes()) std::memcpy(t.data_, data_, nbytes());
   return t;
 }

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "ge/sdk/error.h"
 #include "ge/sdk/op_registry.h"
@@ -50,6 +52,42 @@ TEST(Types, AllocateIsZeroedAndAlignedAtEverySize) {
     Tensor u = Tensor::allocate(DataType::Float32, {n});
     EXPECT_EQ(u.data_as<float>()[n - 1], 0.f) << n;
   }
+}
+
+// Tensor::clone copies every stored byte (a blocked format's padding too) into its own 64-byte
+// aligned block; it skips allocate()'s zeroing, so a block the allocator reuses (the previous
+// clone's, freed) must still come back holding exactly the source's bytes.
+TEST(Types, CloneCopiesEveryStoredByteIntoItsOwnAlignedBlock) {
+  for (int64_t n : {1, 17, 1000003}) {
+    Tensor src = Tensor::allocate(DataType::Float32, {n});
+    for (int64_t k = 0; k < n; ++k) src.data_as<float>()[k] = static_cast<float>(k % 251) - 7.f;
+    for (int round = 0; round < 3; ++round) {
+      {
+        Tensor junk = Tensor::allocate(DataType::Float32, {n});  // freed: the next clone may get it
+        std::fill_n(junk.data_as<float>(), n, 99.f);
+      }
+      Tensor c = src.clone();
+      EXPECT_NE(c.data(), src.data()) << n;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(c.data()) % 64, 0u) << n;
+      ASSERT_EQ(c.nbytes(), src.nbytes()) << n;
+      EXPECT_EQ(std::memcmp(c.data(), src.data(), src.nbytes()), 0) << n << " round " << round;
+      c.data_as<float>()[0] = 1e9f;  // the copy is independent
+      EXPECT_EQ(src.data_as<float>()[0], -7.f) << n;
+    }
+  }
+  // NC1HWC0 of 3 channels stores 16 lanes per position: the 13 padding lanes are copied as held.
+  Tensor b = Tensor::allocate(DataType::Float32, {1, 3, 2, 2}, Format::NC1HWC0);
+  ASSERT_EQ(b.storage_numel(), 64);
+  for (int64_t k = 0; k < 64; ++k) b.data_as<float>()[k] = static_cast<float>(k);
+  Tensor bc = b.clone();
+  EXPECT_EQ(bc.format(), Format::NC1HWC0);
+  EXPECT_EQ(bc.data_as<float>()[63], 63.f);
+  EXPECT_EQ(std::memcmp(bc.data(), b.data(), 64 * sizeof(float)), 0);
+  // A tensor with no buffer clones to zeros (as allocate() gives).
+  Tensor none = Tensor::view(DataType::Float32, {4}, nullptr);
+  Tensor nc = none.clone();
+  ASSERT_NE(nc.data(), nullptr);
+  EXPECT_EQ(nc.data_as<float>()[3], 0.f);
 }
 
 TEST(Types, TensorConversions) {
