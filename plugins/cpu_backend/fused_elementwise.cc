@@ -51,8 +51,13 @@ struct Operand {
 };
 
 // Formulas match the unfused kernels (elementwise_*.cc) so the fused graph gives equal bits.
+// eval() is compiled for x86-64-v4 and v3 besides the baseline (the loader picks one: GCC
+// target_clones) so the per-instruction loops over a block run 16 or 8 lanes wide; with FMA
+// contraction off for this file (-ffp-contract=off, CMakeLists.txt: a pragma on eval() alone
+// would stop the functors inlining into it) every instruction stays one IEEE operation per element
+// (alpha*x + beta is not fused), as in the unfused kernels, compiled for the baseline: equal bits.
 template <class F>
-void binary(Operand x, Operand y, float* out, int64_t n, F f) {
+[[gnu::always_inline]] inline void binary(Operand x, Operand y, float* out, int64_t n, F f) {
   if (!x.scalar && !y.scalar) {
     for (int64_t k = 0; k < n; ++k) out[k] = f(x.p[k], y.p[k]);
   } else if (x.scalar && !y.scalar) {
@@ -69,7 +74,7 @@ void binary(Operand x, Operand y, float* out, int64_t n, F f) {
 
 /// The unfused kernels' functors (elementwise_ops.h), bulk path included, so equal bits.
 template <class F>
-void unary(Operand x, float* out, int64_t n, const F& f) {
+[[gnu::always_inline]] inline void unary(Operand x, float* out, int64_t n, const F& f) {
   if (x.scalar) {
     float v;
     map_elements<float, float>(f, x.p, &v, 1);
@@ -79,6 +84,7 @@ void unary(Operand x, float* out, int64_t n, const F& f) {
   }
 }
 
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 void eval(const Instr& in, Operand x, Operand y, float* out, int64_t n) {
   switch (in.op) {
     case Op::Add: return binary(x, y, out, n, [](float a, float b) { return a + b; });
