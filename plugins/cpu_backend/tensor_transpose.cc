@@ -31,7 +31,17 @@ int tile_axis(const loops::LoopPlan& p) {
 template <class U>
 class TransposeKernel final : public Kernel {
  public:
-  TransposeKernel(loops::LoopPlan plan, int threads) : plan_(std::move(plan)), threads_(threads), tile_(tile_axis(plan_)) {}
+  TransposeKernel(loops::LoopPlan plan, int threads) : plan_(std::move(plan)), threads_(threads), tile_(tile_axis(plan_)) {
+    if (tile_ >= 0) {
+      // A tile touches kTile lines of the strided side at once. Lines a power-of-two multiple of
+      // 4 KiB apart fall in one L1 set (a 32 KiB 8-way L1 has 64 sets of 64-byte lines), so 16 of
+      // them evict each other before the tile is done: walk the tile along the side whose
+      // kTile lines spread over more sets (YOLO's head reads input rows 4 KiB apart).
+      const int64_t is_b = plan_.strides[1].back() * static_cast<int64_t>(sizeof(U));
+      const int64_t os_a = plan_.strides[0][static_cast<size_t>(tile_)] * static_cast<int64_t>(sizeof(U));
+      read_rows_ = l1_sets(is_b) < l1_sets(os_a);
+    }
+  }
   void run(KernelIO& io) override {
     const U* in = io.inputs[0].data_as<U>();
     U* out = io.outputs[0].data_as<U>();
@@ -65,10 +75,18 @@ class TransposeKernel final : public Kernel {
       }
       const int64_t i0 = (t / tb % ta) * kTile, j0 = (t % tb) * kTile;
       const int64_t i1 = std::min(na, i0 + kTile), j1 = std::min(nb, j0 + kTile);
-      for (int64_t i = i0; i < i1; ++i) {
-        U* o = out + oo + i * os_a;
-        const U* s = in + io + i;
-        for (int64_t j = j0; j < j1; ++j) o[j] = s[j * is_b];
+      if (read_rows_) {
+        for (int64_t j = j0; j < j1; ++j) {
+          const U* s = in + io + j * is_b;
+          U* o = out + oo + j;
+          for (int64_t i = i0; i < i1; ++i) o[i * os_a] = s[i];
+        }
+      } else {
+        for (int64_t i = i0; i < i1; ++i) {
+          U* o = out + oo + i * os_a;
+          const U* s = in + io + i;
+          for (int64_t j = j0; j < j1; ++j) o[j] = s[j * is_b];
+        }
       }
     };
     const int64_t items = outer * ta * tb;
@@ -77,9 +95,23 @@ class TransposeKernel final : public Kernel {
     }, kTile * kTile);
   }
 
+  /// Distinct L1 sets (64 sets of 64-byte lines) that kTile lines `stride` bytes apart map to.
+  static int l1_sets(int64_t stride) {
+    bool used[64] = {};
+    int n = 0;
+    for (int64_t k = 0; k < kTile; ++k) {
+      const int64_t set = (k * stride / 64) % 64;
+      if (!used[set]) used[set] = true, ++n;
+    }
+    return n;
+  }
+
   loops::LoopPlan plan_;
   int threads_;
   int tile_;
+  /// Walk each tile along the input's contiguous rows (writes strided) instead of along the
+  /// output's (reads strided).
+  bool read_rows_ = false;
 };
 
 std::unique_ptr<Kernel> make_transpose(const KernelBuildContext& ctx) {

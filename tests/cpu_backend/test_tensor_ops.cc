@@ -89,18 +89,21 @@ TEST(CpuTensor, LargeTransposeWithThreads) {
 TEST(CpuTensor, TransposeOfADetectionHeadInTiles) {
   // YOLO's head: [1, 3, 85, H, W] perm [0,1,3,4,2]; 85 and H*W = 35 are not multiples of the
   // tile side, and there are 3 anchors around each 2-D transpose. out[0,a,h,w,k] = x[0,a,k,h,w].
+  // At 32x32 the input rows are 4 KiB apart (one L1 set) and the tiles walk them instead.
   Attributes a;
   a.set("perm", I64s{0, 1, 3, 4, 2});
-  for (int threads : {1, 2}) {
-    auto out = harness().run("Transpose", {iota<float>({1, 3, 85, 5, 7})}, {{DT::Float32, {1, 3, 5, 7, 85}}}, a, 13, {},
-                             threads);
-    auto v = values<float>(out[0]);
-    int64_t o = 0;
-    for (int64_t an = 0; an < 3; ++an)
-      for (int64_t h = 0; h < 5; ++h)
-        for (int64_t w = 0; w < 7; ++w)
-          for (int64_t k = 0; k < 85; ++k) ASSERT_EQ(v[o++], static_cast<float>(((an * 85 + k) * 5 + h) * 7 + w));
-  }
+  for (auto [H, W] : {std::pair<int64_t, int64_t>{5, 7}, {32, 32}})
+    for (int threads : {1, 2}) {
+      auto out = harness().run("Transpose", {iota<float>({1, 3, 85, H, W})}, {{DT::Float32, {1, 3, H, W, 85}}}, a, 13,
+                               {}, threads);
+      auto v = values<float>(out[0]);
+      int64_t o = 0;
+      for (int64_t an = 0; an < 3; ++an)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t w = 0; w < W; ++w)
+            for (int64_t k = 0; k < 85; ++k)
+              ASSERT_EQ(v[o++], static_cast<float>(((an * 85 + k) * H + h) * W + w)) << H << "x" << W;
+    }
   // An empty tensor moves nothing (a zero dim on either side of the tiles).
   EXPECT_EQ(harness().run("Transpose", {iota<float>({0, 5})}, {{DT::Float32, {5, 0}}})[0].numel(), 0);
   EXPECT_EQ(harness().run("Transpose", {iota<float>({2, 0, 3})}, {{DT::Float32, {3, 0, 2}}})[0].numel(), 0);
