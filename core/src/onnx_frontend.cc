@@ -269,7 +269,12 @@ class OnnxFrontend : public Frontend {
       }
       std::vector<Value*> ins, outs;
       for (auto& n : np.input()) ins.push_back(value(n));
-      for (auto& n : np.output()) outs.push_back(value(n));
+      for (auto& n : np.output()) {
+        // A value has one definition (ONNX IR: SSA form); Graph::add_node refuses a graph input.
+        if (Value* v = g->find_value(n); v && v->is_constant())
+          throw InvalidGraphError(desc + ": output '" + n + "' is already defined as an initializer");
+        outs.push_back(value(n));
+      }
       g->add_node(np.op_type(), np.name(), ins, outs, std::move(attrs), normalize_domain(np.domain()));
     }
     for (auto& vi : gp.output()) {

@@ -74,11 +74,12 @@ Candidates candidates(const Node* n, const TrackedValue& tracked) {
     DimExpr s(0);
     bool ok = true;
     for (Value* v : n->inputs()) {
-      if (!v || v->shape.rank() != rank) {
+      const Dims d = v ? v->dim_exprs() : Dims{};
+      if (!v || v->shape.rank() != rank || d.size() != rank) {
         ok = false;
         break;
       }
-      s = s + v->dim_exprs()[k];
+      s = s + d[k];
     }
     if (ok) add(s);
   }

@@ -161,11 +161,19 @@ Node* Graph::add_node(const std::string& op_type, const std::string& nname, std:
   n->attrs = std::move(attrs);
   n->attrs.owner = n->describe();
   Node* raw = n.get();
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    Value* o = outputs[i];
+  // Every output is checked before any is bound: an error leaves no value pointing at the node.
+  for (Value* o : outputs) {
     if (o && o->producer_)
       throw InvalidGraphError(raw->describe() + ": output '" + o->name() + "' already produced by " +
                               o->producer_->describe());
+    // A value has one definition (ONNX IR: graphs are in SSA form): a graph input is defined
+    // already. (A value that holds data may get a producer: clone() and passes keep a produced
+    // value's known contents in `data`; frontends refuse a node writing an initializer.)
+    if (o && o->is_graph_input())
+      throw InvalidGraphError(raw->describe() + ": output '" + o->name() + "' is already defined as a graph input");
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Value* o = outputs[i];
     if (o) {
       o->producer_ = raw;
       o->producer_output_ = static_cast<int>(i);

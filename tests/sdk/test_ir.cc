@@ -75,6 +75,23 @@ TEST(Graph, SecondProducerIsAnError) {
   EXPECT_THROW(d.g.add_node("Relu", "again", {d.x}, {d.a}), InvalidGraphError);
 }
 
+// A value has one definition: a node may not write a graph input either.
+TEST(Graph, ProducingAGraphInputIsAnError) {
+  Diamond d;
+  try {
+    d.g.add_node("Relu", "writes_x", {d.c}, {d.x});
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidGraphError& e) {
+    EXPECT_EQ(std::string(e.what()), "node 'writes_x' (Relu): output 'x' is already defined as a graph input");
+  }
+  EXPECT_EQ(d.x->producer(), nullptr);
+  // The refused node's other outputs are left unproduced as well.
+  Value* fresh = d.g.add_value("fresh", DataType::Float32, {2, 3});
+  EXPECT_THROW(d.g.add_node("Split", "two", {d.c}, {fresh, d.x}), InvalidGraphError);
+  EXPECT_EQ(fresh->producer(), nullptr);
+  EXPECT_EQ(d.g.num_nodes(), 3u);
+}
+
 TEST(Graph, CloneIsDeepButSharesConstantData) {
   Diamond d;
   Value* w = d.g.add_constant("w", Tensor::allocate(DataType::Float32, {3}));
