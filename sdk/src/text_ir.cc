@@ -87,7 +87,7 @@ std::string print_graph(const Graph& g, const TextIrOptions& opts) {
       }
       os << "}";
     }
-    if (opts.show_node_names) os << "  # " << n->name();
+    if (opts.show_node_names) os << "  # " << text_ir::node_name(n->name());
     os << "\n";
   }
   for (Value* v : g.outputs()) os << "  output %" << text_ir::name(v->name()) << "\n";

@@ -394,8 +394,12 @@ class Parser : text_ir::Lexer {
     if (eat('#')) {
       if (i_ < s_.size() && s_[i_] == ' ') ++i_;  // the printer writes "# NAME"
       np = pos();
-      node_name = std::string(s_.substr(i_));
-      i_ = s_.size();
+      if (i_ < s_.size() && s_[i_] == '"') {
+        node_name = quoted();  // a name a line cannot hold as it is (text_ir::node_name)
+      } else {
+        node_name = std::string(s_.substr(i_));
+        i_ = s_.size();
+      }
       auto [it, fresh] = node_line_.emplace(node_name, line_);
       if (!fresh) fail_at(np, "node name '" + node_name + "' is used twice (first on line " + std::to_string(it->second) + ")");
     }

@@ -44,6 +44,15 @@ inline std::string name(const std::string& s) {
   return plain ? s : quote(s);
 }
 
+/// A node name after "# " as printed: the rest of the line as it is, unless a line cannot hold it
+/// as it is (a control character: '\r' or '\n' would end the line, others would not survive
+/// editors) or it starts with '"' or a space; then quoted like a string.
+inline std::string node_name(const std::string& s) {
+  bool raw = !s.empty() && s.front() != '"' && s.front() != ' ';
+  for (char c : s) raw = raw && static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
+  return raw ? s : quote(s);
+}
+
 /// Shortest text that parses back to exactly `x` (std::to_chars), e.g. 1e-05, 0.1, 100, inf.
 template <class F>
 std::string shortest(F x) {

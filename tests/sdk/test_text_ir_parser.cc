@@ -172,6 +172,34 @@ TEST(TextIrParser, RoundTripsNamesThatNeedQuotes) {
   EXPECT_NE(g->find_value("ends:"), nullptr);
 }
 
+// A node name is the rest of its line, except one a line cannot hold as it is: a control
+// character ('\r' would be taken for a CRLF ending, '\n' would end the line) or a leading '"' or
+// space; the printer quotes those, and they parse back to the same name.
+TEST(TextIrParser, RoundTripsNodeNamesALineCannotHold) {
+  const std::string text =
+      "graph g {\n"
+      "  input %x: f32[1]\n"
+      "  %a: f32[1] = Relu(%x)  # \"relu\\r\"\n"
+      "  %b: f32[1] = Neg(%a)  # \"two\\nlines\"\n"
+      "  %c: f32[1] = Neg(%b)  # \"\\\"quoted\\\"\"\n"
+      "  %d: f32[1] = Neg(%c)  # \" lead\"\n"
+      "  %e: f32[1] = Neg(%d)  # plain name, with \"quotes\" inside\n"
+      "  output %e\n"
+      "}\n";
+  expect_round_trip(text);
+  auto g = parse_graph(text);
+  std::vector<std::string> names;
+  for (const Node* n : g->nodes()) names.push_back(n->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"relu\r", "two\nlines", "\"quoted\"", " lead",
+                                             "plain name, with \"quotes\" inside"}));
+  // A raw name whose line ends in CR LF loses the CR (a Windows line end), as before.
+  EXPECT_EQ(parse_graph("graph g {\n  input %x: f32[1]\n  %y: f32[1] = Relu(%x)  # relu\r\n  output %y\n}\n")
+                ->nodes()
+                .front()
+                ->name(),
+            "relu");
+}
+
 TEST(TextIrParser, AcceptsUsesBeforeDefinitionsAndComments) {
   auto g = parse_graph(
       "# hand-written\n"

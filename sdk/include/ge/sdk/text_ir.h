@@ -41,7 +41,9 @@ std::string print_graph(const Graph& g, const TextIrOptions& opts = {});
 ///    that, an error names the line and the byte count: a shape alone cannot ask for memory);
 ///  - an empty list `[]` is an ints attribute (its element type is not in the text); a list with
 ///    any float element is a floats attribute;
-///  - a node line without `# name` gets a generated name.
+///  - a node line without `# name` gets a generated name. The name is the rest of the line, or a
+///    quoted string (`# "name\r"`, the escapes of string attributes), as the printer writes a
+///    name holding a control character or starting with '"' or a space.
 /// The printer does not keep: data of produced values (compile-time folded contents), data of
 /// constants that are also graph inputs, and the NCHW format (it reads back as ND).
 /// Errors throw ge::InvalidGraphError "ORIGIN:LINE:COLUMN: what was expected or is wrong".
