@@ -229,7 +229,15 @@ void copy_rows(const LoopPlan& p, const U* in, U* out, int threads) {
     U* o = out + off[0];
     const U* s = in + off[1];
     if (si == 1) {
-      if (s != o) std::copy(s, s + n, o);  // a row the memory plan placed in place (a view)
+      // A row the memory plan placed in place (a view) is not copied. Short rows (YOLO's head
+      // slices 2 of 85 channels per row) are copied by a loop: a memmove call per row of two
+      // elements cost more than the copy.
+      if (s == o) return;
+      if (n <= 8) {
+        for (int64_t j = 0; j < n; ++j) o[j] = s[j];
+      } else {
+        std::copy(s, s + n, o);
+      }
     } else {
       for (int64_t j = 0; j < n; ++j) o[j] = s[j * si];
     }
