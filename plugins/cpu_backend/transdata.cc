@@ -56,10 +56,18 @@ class TransDataKernel : public CpuKernel {
         full_ = C_ / kFormatC0 * kFormatC0;
         if (!nhwc_pair && full_ > 0 && full_ < C_) {
           // Full blocks on oneDNN's blocked reorder, the partial block by tail(); only when
-          // oneDNN picks its fast kernel for the sub-memories.
-          const dnnl::memory::dims sub{N_, full_, s[2], s[3]}, zero{0, 0, 0, 0};
-          src_sub_ = src_md_.submemory_desc(sub, zero);
-          dst_sub_ = dst_md_.submemory_desc(sub, zero);
+          // oneDNN picks its fast kernel for the sub-memories. The sub-memories are one image's
+          // (run() steps the pointers N times): with N > 1 the channel sub-range leaves gaps
+          // between images, and oneDNN 2.6 then falls back to its reference reorder for the
+          // whole tensor (NC1HWC0 -> NCHW of [4,136,28,28]: 257 us, against 14 per image).
+          const Shape one{1, s[1], s[2], s[3]};
+          auto image_md = [&](Format f) { return f == Format::NC1HWC0 ? blocked_md(one) : plain_md(one); };
+          const dnnl::memory::dims sub{1, full_, s[2], s[3]}, zero{0, 0, 0, 0};
+          src_sub_ = image_md(x.format).submemory_desc(sub, zero);
+          dst_sub_ = image_md(y.format).submemory_desc(sub, zero);
+          const int64_t plain_image = C_ * HW_, blocked_image = (C_ + kFormatC0 - 1) / kFormatC0 * kFormatC0 * HW_;
+          src_image_ = x.format == Format::NC1HWC0 ? blocked_image : plain_image;
+          dst_image_ = y.format == Format::NC1HWC0 ? blocked_image : plain_image;
           dnnl::reorder::primitive_desc pd(eng_, src_sub_, eng_, dst_sub_);
           split_ = std::string(pd.impl_info_str()).rfind("jit:blk", 0) == 0;
           if (split_) prim_ = dnnl::reorder(pd);
@@ -78,11 +86,20 @@ class TransDataKernel : public CpuKernel {
       dnnl::stream& s = dnnl_stream();
       void* x = const_cast<void*>(io.inputs[0].data());
       void* y = io.outputs[0].data();
-      dnnl::memory src(split_ ? src_sub_ : src_md_, eng_, x);
-      dnnl::memory dst(split_ ? dst_sub_ : dst_md_, eng_, y);
-      prim_.execute(s, src, dst);
-      s.wait();
-      if (split_) tail(static_cast<const float*>(x), static_cast<float*>(y));
+      if (split_) {
+        for (int64_t n = 0; n < N_; ++n) {
+          dnnl::memory src(src_sub_, eng_, static_cast<float*>(x) + n * src_image_);
+          dnnl::memory dst(dst_sub_, eng_, static_cast<float*>(y) + n * dst_image_);
+          prim_.execute(s, src, dst);
+        }
+        s.wait();
+        tail(static_cast<const float*>(x), static_cast<float*>(y));
+      } else {
+        dnnl::memory src(src_md_, eng_, x);
+        dnnl::memory dst(dst_md_, eng_, y);
+        prim_.execute(s, src, dst);
+        s.wait();
+      }
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "TransData");
     }
@@ -118,6 +135,7 @@ class TransDataKernel : public CpuKernel {
 
   bool onednn_ = false, split_ = false, to_blocked_ = false;
   int64_t N_ = 0, C_ = 0, HW_ = 0, full_ = 0;
+  int64_t src_image_ = 0, dst_image_ = 0;  // elements of one image as stored (split_ only)
   dnnl::engine eng_;
   dnnl::memory::desc src_md_, dst_md_, src_sub_, dst_sub_;
   dnnl::reorder prim_;

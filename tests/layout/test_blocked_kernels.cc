@@ -60,9 +60,10 @@ TEST_F(BlockedKernels, TransDataMatchesTheReferenceBothWays) {
 }
 
 // C not a multiple of 16 with full blocks (40 = 2 blocks + 8): oneDNN's blocked reorder on the
-// first 32 channels plus the direct loop for the last block (transdata.cc); C = 8 (no full
-// block) and C = 48 (no partial block) take the single oneDNN reorder. Exact both ways, zero
-// padding, several images.
+// first 32 channels of each image plus the direct loop for the last block (transdata.cc,
+// "onednn:reorder+tail", at 3 images as at 1: over all images at once oneDNN would take its
+// reference reorder); C = 8 (no full block) and C = 48 (no partial block) take the single
+// oneDNN reorder. Exact both ways, zero padding, several images.
 TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
   for (const char* shape : {"3,40,2,7", "2,8,3,3", "2,48,2,3", "1,136,5,5"}) {
     const std::string text = std::string(R"(graph g opset(ai.onnx=13, ge=1) {
@@ -74,6 +75,12 @@ TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
 })";
     SCOPED_TRACE(shape);
     auto g = h.parse(text);
+    const int64_t C = g->inputs()[0]->shape[1];
+    const ge::KernelDef* def = h.env().kernels.find("cpu", "ge", "TransData");
+    ASSERT_NE(def, nullptr);
+    for (const ge::Node* n : g->nodes())
+      EXPECT_EQ(def->factory(ge::KernelBuildContext{*n, 13, 1})->impl_name(),
+                C > 16 && C % 16 ? "onednn:reorder+tail" : "onednn:reorder");
     auto in = ge::test::PassHarness::random_inputs(*g);
     auto out = run(text, in);
     ASSERT_EQ(out.size(), 2u);
