@@ -124,10 +124,11 @@ class RangeKernel final : public Kernel {
     if (delta == T(0)) throw Error(who_ + ": Range delta is 0");
     const double count = std::ceil((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta));
     // A Shape holds at most 2^59 elements (sdk/src/types.cc); converting a larger count (a limit
-    // of 2^63, or NaN) to int64 would be undefined.
+    // of 2^63, or NaN) to int64 would be undefined, and so would a count below int64's range (a
+    // delta of -1e-30 towards a larger limit): max(count, 0) is taken in double first.
     if (!(count <= static_cast<double>(int64_t{1} << 59)))
       throw Error(who_ + ": Range yields " + std::to_string(count) + " elements, more than a tensor holds (2^59)");
-    const int64_t n = std::max<int64_t>(static_cast<int64_t>(count), 0);
+    const int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
     Tensor& out = io.outputs[0];
     if (n != out.numel()) {
       throw Error(who_ + ": Range yields " + std::to_string(n) + " elements but the output holds " +

@@ -121,6 +121,18 @@ TEST(CpuTensor, ConcatNegativeAxis) {
   EXPECT_EQ(values<int64_t>(out[0]), (I64s{1, 3, 4, 2, 5, 6}));
 }
 
+// Range-11 yields max(ceil((limit - start) / delta), 0) elements: a count far below int64's range
+// (start 1e30 towards 64 by 64: -1.6e28) is an empty output, the max taken before any conversion
+// to int64 (which would be undefined: UBSan, fuzz finding); 0..7 by 2 is 0, 2, 4, 6.
+TEST(CpuTensor, RangeCountsBelowInt64AreEmpty) {
+  auto out = harness().run("Range", {make<float>({}, {1e30f}), make<float>({}, {64.f}), make<float>({}, {64.f})},
+                           {{DT::Float32, {0}}}, {}, 17);
+  EXPECT_EQ(out[0].numel(), 0);
+  out = harness().run("Range", {make<int64_t>({}, {0}), make<int64_t>({}, {7}), make<int64_t>({}, {2})},
+                      {{DT::Int64, {4}}}, {}, 17);
+  EXPECT_EQ(values<int64_t>(out[0]), (I64s{0, 2, 4, 6}));
+}
+
 TEST(CpuTensor, SliceNegativeStepsAndClamping) {
   // start -1 -> 9; end -11 -> -1 (clamped to [-1, 9]); step -2 -> 9,7,5,3,1.
   auto out = harness().run("Slice", {iota<float>({10}), make<int64_t>({1}, {-1}), make<int64_t>({1}, {-11}), omitted(),
