@@ -136,6 +136,8 @@ std::pair<DataType, std::optional<Shape>> tensor_type(const onnx::ValueInfoProto
       throw UnsupportedError(where + " '" + vi.name() + "' has a symbolic dimension " + sym +
                              "; give a static shape with --input-shape " + vi.name() + ":D0,D1,...");
     }
+    if (d.dim_value() < 0)  // IR.md: a dim_value is a non-negative integer
+      throw InvalidGraphError(where + " '" + vi.name() + "' has a dimension of " + std::to_string(d.dim_value()));
     dims.push_back(d.dim_value());
   }
   try {

@@ -394,6 +394,18 @@ bool onnx_inference_is_safe(const onnx::ModelProto& m, std::string* why) {
     if (why) *why = "graph input '" + vi.name() + "' has no type";
     return false;
   }
+  // A declared dim below 0 (IR.md: a dim_value is a non-negative integer) reaches the inference
+  // functions as it is; GatherND's reads an index by the last dim of `indices` (dim -3: a read at
+  // a bogus address, SEGV; fuzz finding). GE's import refuses such a type by name.
+  for (const auto* infos : {&m.graph().input(), &m.graph().output(), &m.graph().value_info()})
+    for (const auto& vi : *infos) {
+      if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) continue;
+      for (const auto& d : vi.type().tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() >= 0) continue;
+        if (why) *why = "'" + vi.name() + "' declares a dimension of " + std::to_string(d.dim_value());
+        return false;
+      }
+    }
   if (const std::string bad = node_outside_its_arity(m); !bad.empty()) {
     if (why) *why = bad;
     return false;
