@@ -6,15 +6,11 @@ import path from 'node:path';
 import { runMeasured, lastLine, median, get, printTable, readJson, HarnessError, peakAt } from './util.mjs';
 import { decodeTensor, encodeTensor, dataTypeOf, withInputShapes } from './pb.mjs';
 
-// GFLOP (2 × MAC) of one inference, from ../shared/models/README.md. A model missing here shows
-// "-" for GFLOP/s and % of peak.
-export const MODEL_GFLOP = {
-  resnet50: 8.18,
-  mobilenet_v2: 0.60,
-  squeezenet1_1: 0.70,
-  shufflenet_v2_x1_0: 0.29,
-  bert_small: 0.87,
-};
+// The latency goal of a row: GE's median ≤ max(GOAL_ORT_RATIO × ORT's median, the time the
+// model's Conv/MatMul/Gemm FLOPs take at GOAL_PEAK_SHARE of the measured peak). The FLOPs are
+// GE's count of the imported model at the row's shapes (report key `dense_flops`, docs/report.md).
+export const GOAL_ORT_RATIO = 0.90;
+export const GOAL_PEAK_SHARE = 0.92;
 
 // The Debian interpreter, whose python3-onnx scripts/bootstrap installs (a python3 earlier on PATH,
 // e.g. pyenv's, may not have onnx).
@@ -43,6 +39,7 @@ function runGe(ctx, model, threads, round) {
     compile_ms: get(j, 'compile_ms'),
     kernels: get(j, 'kernels'),
     nodes_before: get(j, 'nodes_before'),
+    dense_flops: get(j, 'dense_flops'),
     check: Array.isArray(checks) ? (checks.every((c) => c.ok) ? 'PASS' : 'FAIL') : null,
     report: j,  // the whole gec report: later keys (memory, fusions, ...) are read from here
   });
@@ -187,10 +184,13 @@ function summarize(ctx, row) {
     rel_l2_vs_reference: row.ort[row.ort.length - 1]?.rel_l2 ?? null,
     version: row.ort[0]?.version ?? null,
   };
-  const gflop = MODEL_GFLOP[row.model.base ?? row.model.name] !== undefined
-    ? MODEL_GFLOP[row.model.base ?? row.model.name] * (row.model.batch ?? 1) : null;
+  const gflop = last?.dense_flops ? last.dense_flops / 1e9 : null;
   const gflops = gflop !== null && ge.median_ms ? gflop / (ge.median_ms / 1000) : null;
   const peak = peakAt(ctx.peak, row.threads);
+  // The goal's two bounds (GOAL_ORT_RATIO, GOAL_PEAK_SHARE above).
+  const roofline_ms = gflop !== null && peak ? (1000 * gflop) / (GOAL_PEAK_SHARE * peak) : null;
+  const goal_ms = ort.median_ms ? Math.max(GOAL_ORT_RATIO * ort.median_ms, roofline_ms ?? 0) : null;
+  const goal_met = goal_ms !== null && ge.median_ms !== null && ge.check !== 'FAIL' ? ge.median_ms <= goal_ms : null;
   return {
     model: row.model.name,
     file: row.model.file,
@@ -206,6 +206,9 @@ function summarize(ctx, row) {
     gflop,
     ge_gflops: gflops,
     ge_pct_peak: gflops !== null && peak ? (100 * gflops) / peak : null,
+    roofline_ms,
+    goal_ms,
+    goal_met,
   };
 }
 
@@ -220,6 +223,8 @@ export function printLatency(rows, baseline, out, skipped) {
     { head: 'GE/ORT', cell: (r) => r.ge_over_ort, digits: 2 },
     { head: 'GE GFLOP/s', cell: (r) => r.ge_gflops, digits: 1 },
     { head: '% peak', cell: (r) => r.ge_pct_peak, digits: 1 },
+    { head: 'goal ms', cell: (r) => r.goal_ms, digits: 3 },
+    { head: 'goal', cell: (r) => (r.goal_met === null ? null : r.goal_met ? 'met' : 'miss') },
     { head: 'GE nodes', cell: (r) => r.ge.nodes_before, digits: 0 },
     { head: 'GE kernels', cell: (r) => r.ge.kernels, digits: 0 },
     { head: 'ORT nodes', cell: (r) => r.ort.optimized_nodes, digits: 0 },
@@ -232,6 +237,9 @@ export function printLatency(rows, baseline, out, skipped) {
     } },
   ];
   printTable(columns, rows, out);
+  out(`  goal ms = max(${GOAL_ORT_RATIO.toFixed(2)} × ORT ms, the model's Conv/MatMul/Gemm GFLOP at ${Math.round(100 * GOAL_PEAK_SHARE)} % of ` +
+      `the measured peak); GFLOP = GE's count at the row's shapes (report dense_flops). ` +
+      `Goal met on ${rows.filter((r) => r.goal_met).length} of ${rows.length} rows.`);
   for (const r of rows) for (const e of r.ge.errors) out(`  GE error on ${r.model} (${r.threads}t) ${e}`);
   for (const s of skipped ?? []) out(`  not run: ${s}`);
   const freed = rows.filter((r) => r.batch_freed_reshapes > 0 && r.threads === rows[0].threads);

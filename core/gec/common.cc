@@ -19,6 +19,7 @@
 #include "ge/core/onnx_frontend.h"
 #include "ge/core/plan.h"
 #include "ge/core/report.h"
+#include "ge/sdk/cost_model.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/log.h"
 
@@ -208,6 +209,10 @@ Compiled compile_model(const std::string& model, const ge::core::Environment& en
   for (ge::Node* n : g->nodes()) c.nodes_before += !(n->num_inputs() == 0);
   auto t1 = Clock::now();
   c.import = ge::core::propagate_shapes(*g, env, io);
+  c.dense_flops = 0;
+  for (const ge::Node* n : g->nodes())
+    if (n->domain().empty() && (n->op_type() == "Conv" || n->op_type() == "MatMul" || n->op_type() == "Gemm"))
+      c.dense_flops += ge::node_flops(*n);
   c.options = common.compile_options(env);
   // Undoing a failed pass re-imports the model instead of compile_graph keeping a copy.
   c.options.rebuild_received = [model, &env, io]() {
@@ -280,6 +285,7 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
           {"numerics", c.options.strict_numerics ? "strict" : "relaxed"},
           {"backend", c.options.backend},
           {"nodes_before", c.nodes_before},
+          {"dense_flops", c.dense_flops < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.dense_flops)},
           {"nodes_after", c.graph->num_nodes()},
           {"kernels", c.exe->num_kernels()},
           {"aliases", c.exe->num_aliases()},

@@ -64,6 +64,10 @@ struct Compiled {
   ge::core::CompileResult result;
   ge::core::CompileOptions options;
   size_t nodes_before = 0;
+  /// FLOPs (2 × multiply-add, bias adds included: ge::node_flops) of the imported graph's ONNX
+  /// Conv, MatMul and Gemm nodes at the shapes propagated for this compile; -1 for a plan (the
+  /// imported graph is not kept in it).
+  double dense_flops = -1;
   double import_ms = 0;   ///< frontend: protobuf parsing and weights
   ge::core::ImportResult import;  ///< what shape propagation did (expanded function bodies)
   double compile_ms = 0;  ///< parsed model → executable in memory
