@@ -17,7 +17,18 @@ std::string type_list(const std::vector<DataType>& types) {
   return s;
 }
 
-void check_io(const Node& n, const OpDef& def) {
+/// A backend's annotation of a node: an attribute `<backend>_<name>` of a registered backend (the
+/// cpu backend's cpu_conv_algorithm and cpu_compute_dtype, the ascend backend's ascend_tiling, ...:
+/// what its passes decided for its kernels), which a compiled graph exported to ONNX carries.
+/// The op's schema does not list it; the backend's kernel checks its value.
+bool is_backend_annotation(const std::string& attr, const Environment& env) {
+  for (const auto& [backend, b] : env.backends)
+    if (attr.size() > backend.size() + 1 && attr.compare(0, backend.size(), backend) == 0 && attr[backend.size()] == '_')
+      return true;
+  return false;
+}
+
+void check_io(const Node& n, const OpDef& def, const Environment& env) {
   auto check = [&](const std::vector<IoDef>& defs, const std::vector<Value*>& vals, const char* kind) {
     size_t required = 0;
     for (size_t i = 0; i < defs.size(); ++i)
@@ -46,6 +57,7 @@ void check_io(const Node& n, const OpDef& def) {
   check(def.outputs, n.outputs(), "output");
   for (auto& [name, v] : n.attrs.all()) {
     const AttrDef* a = def.find_attr(name);
+    if (!a && is_backend_annotation(name, env)) continue;
     if (!a)
       throw InvalidGraphError(n.describe() + ": unknown attribute '" + name + "' for " + n.op_type() + " (opset " +
                               std::to_string(def.since_version) + " definition)");
@@ -141,7 +153,7 @@ class Propagation {
     for (Value* v : n->inputs())
       if (v && v->dtype == DataType::Undefined)
         throw InvalidGraphError(n->describe() + ": input '" + v->name() + "' is never produced");
-    check_io(*n, *def);
+    check_io(*n, *def, env_);
     if (!opts_.backend.empty() && !env_.kernels.find(opts_.backend, n->domain(), n->op_type())) {
       // No kernel: the op's function body, when it has one (ONNX Runtime inlines the same way).
       // An op without a body stays: a pass may still remove it (conv_bn folds BatchNormalization);

@@ -16,6 +16,8 @@
 //    shapes) and reorders activations in and out around the primitive. A layout pass that keeps
 //    activations NHWC between convolutions would remove those reorders (~14 ms of resnet50's
 //    ~88 ms at 1 thread, measured with ONEDNN_VERBOSE).
+// 3x3 stride-1 convs the cpu_conv_winograd pass marked (winograd_pass.cc) run oneDNN's Winograd
+// convolution where it has one.
 // GE_CPU_CONV_LAYOUT=blocked (oneDNN's choice for every conv) or =plain (NCHW GEMM convolution
 // for every conv) overrides the choice, for measurements.
 #include <cstdlib>
@@ -81,6 +83,10 @@ ConvSpec check_conv(const KernelBuildContext& ctx) {
   for (int64_t o : c.w.out) c.ys.dims().push_back(o);
   if (c.ys != ctx.output_shape(0))
     throw InvalidGraphError("Conv: output shape " + ctx.output_shape(0).str() + " differs from computed " + c.ys.str() + where);
+  const std::string algorithm = ctx.node.attrs.get_string(kConvAlgorithmAttr, "");
+  if (!algorithm.empty() && algorithm != "winograd" && algorithm != "direct")
+    throw InvalidGraphError("Conv: attribute " + std::string(kConvAlgorithmAttr) + " = '" + algorithm +
+                            "' is not a convolution algorithm of the cpu backend (known: winograd, direct)" + where);
   c.has_bias = ctx.has_input(2);
   if (c.has_bias && ctx.input_shape(2) != Shape{c.M})
     throw InvalidGraphError("Conv: bias shape " + ctx.input_shape(2).str() + " is not [" + std::to_string(c.M) + "]" + where);
@@ -126,28 +132,53 @@ class ConvKernel : public CpuKernel {
     memory::desc src_any(to_dims(xs), op_dt, tag::any), dst_any(to_dims(ys), dt::f32, tag::any),
         w_any(wdims, op_dt, tag::any), b_md({M}, dt::f32, tag::a);
     // ge.FusedConv's post-ops (conv.h): sum reads Z from dst, then the activation.
-    dnnl::primitive_attr attr;
-    // A scratchpad of its own: with the library's shared one (oneDNN's default build) a primitive
-    // must run on the thread that created it (oneDNN, "enum dnnl::scratchpad_mode"), and a
-    // multi-stream schedule runs kernels on stream workers (im2col convs crashed there).
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     sum_ = post.sum;
     eltwise_ = post.eltwise;
-    if (post.any()) {
+    auto attr_with = [&](bool with_eltwise) {
+      dnnl::primitive_attr attr;
+      // A scratchpad of its own: with the library's shared one (oneDNN's default build) a primitive
+      // must run on the thread that created it (oneDNN, "enum dnnl::scratchpad_mode"), and a
+      // multi-stream schedule runs kernels on stream workers (im2col convs crashed there).
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
       dnnl::post_ops ops;
       if (post.sum) ops.append_sum(1.f);
-      if (post.eltwise != dnnl::algorithm::undef) ops.append_eltwise(1.f, post.eltwise, post.alpha, post.beta);
-      attr.set_post_ops(ops);
-    }
+      if (with_eltwise && post.eltwise != dnnl::algorithm::undef) ops.append_eltwise(1.f, post.eltwise, post.alpha, post.beta);
+      if (ops.len() > 0) attr.set_post_ops(ops);
+      return attr;
+    };
     try {
+      // cpu_conv_winograd (winograd_pass.cc) marked the node: oneDNN's Winograd convolution
+      // (its list order: F(2x2,3x3), then F(4x4,3x3)) when it has one for this configuration
+      // (layouts, post-ops), else the direct one below. oneDNN 2.6's Winograd kernels take a sum
+      // and a relu post-op only: another activation that maps 0 to 0 (Swish, ...) then runs as
+      // a pass of its own over the output (its NC1HWC0 padding stays zero).
+      const bool winograd = !bf16 && ctx.node.attrs.get_string(kConvAlgorithmAttr, "") == "winograd";
       auto make = [&](const memory::desc& s, const memory::desc& d) {
-        auto desc = has_bias_ ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, s, w_any,
-                                                                b_md, d, strides, dil, pl, pr)
-                              : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                dnnl::algorithm::convolution_direct, s, w_any,
-                                                                d, strides, dil, pl, pr);
-        return dnnl::convolution_forward::primitive_desc(desc, attr, dnnl_engine());
+        auto mk = [&](dnnl::algorithm alg, const dnnl::primitive_attr& attr) {
+          auto desc = has_bias_ ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s, w_any,
+                                                                  b_md, d, strides, dil, pl, pr)
+                                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s, w_any,
+                                                                  d, strides, dil, pl, pr);
+          return dnnl::convolution_forward::primitive_desc(desc, attr, dnnl_engine());
+        };
+        if (winograd) {
+          try {
+            return mk(dnnl::algorithm::convolution_winograd, attr_with(true));
+          } catch (const dnnl::error& e) {
+            if (e.status != dnnl_unimplemented) throw;
+          }
+          if (post.eltwise != dnnl::algorithm::undef && activation_keeps_zero(post)) {
+            try {
+              auto pd = mk(dnnl::algorithm::convolution_winograd, attr_with(false));
+              separate_activation_ = true;
+              activation_ = post;
+              return pd;
+            } catch (const dnnl::error& e) {
+              if (e.status != dnnl_unimplemented) throw;
+            }
+          }
+        }
+        return mk(dnnl::algorithm::convolution_direct, attr_with(true));
       };
       // Activation layout. A pointwise conv (1x1, stride 1, no pads) on plain NCHW is one GEMM
       // W[M,C]·X[C,HW] per group (oneDNN's gemm convolution, no im2col): measured faster on
@@ -193,7 +224,15 @@ class ConvKernel : public CpuKernel {
           // Reorder once into the primitive's layout (owned copy): plain weights, or a plan
           // compiled where oneDNN chose another layout.
           w_mem_ = memory(pd_.weights_desc(), eng_);
-          reorder(user, w_mem_);
+          // oneDNN reorders into its Winograd layout from plain OIHW only (the layout pass leaves a
+          // Winograd node's weights plain; a blocked constant goes through OIHW).
+          if (pd_.weights_desc().data.format_kind == dnnl_format_kind_wino && format_is_weight(wv.format)) {
+            memory plain_w(memory::desc(wdims, dt::f32, wtag_plain), eng_);
+            reorder(user, plain_w);
+            reorder(plain_w, w_mem_);
+          } else {
+            reorder(user, w_mem_);
+          }
         }
         w_const_ = true;
       } else if (w_reorder_) {
@@ -207,7 +246,9 @@ class ConvKernel : public CpuKernel {
           b_const_ = true;
         }
       }
-      impl_ = std::string(bf16 ? "onednn:conv_bf16:" : "onednn:conv:") + pd_.impl_info_str();
+      impl_ = std::string(bf16 ? "onednn:conv_bf16:" : "onednn:conv:") + pd_.impl_info_str() +
+              (separate_activation_ ? "+act" : "");
+      activation_.sum = false;
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Conv" + where);
     }
@@ -245,6 +286,8 @@ class ConvKernel : public CpuKernel {
       prim_.execute(s, args);
       if (dst_reorder_) dst_r_.execute(s, dst_mem_, user_dst);
       s.wait();
+      if (separate_activation_)  // over the stored elements: act(0) = 0 keeps NC1HWC0 padding zero
+        apply_post_ops_in_place(activation_, io.outputs[0].data_as<float>(), nullptr, io.outputs[0].storage_numel());
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Conv");
     }
@@ -262,7 +305,8 @@ class ConvKernel : public CpuKernel {
 
  private:
   bool has_bias_ = false, empty_ = false, src_reorder_ = false, dst_reorder_ = false, w_reorder_ = false;
-  bool w_const_ = false, b_const_ = false, sum_ = false;
+  bool w_const_ = false, b_const_ = false, sum_ = false, separate_activation_ = false;
+  ConvPostOps activation_;  ///< the activation run after the primitive when separate_activation_ (sum unset)
   dnnl::algorithm eltwise_ = dnnl::algorithm::undef;
   dnnl::engine eng_;
   memory::desc user_src_md_, user_dst_md_, user_w_md_;

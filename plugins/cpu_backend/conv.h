@@ -14,6 +14,10 @@
 
 namespace ge::cpu {
 
+/// Node attribute set by the cpu_conv_winograd pass (winograd_pass.cc): "winograd" asks the conv
+/// kernel for oneDNN's Winograd convolution (direct where oneDNN has none for the node).
+inline constexpr const char* kConvAlgorithmAttr = "cpu_conv_algorithm";
+
 struct ConvPostOps {
   bool sum = false;  ///< add input 3 (Z, the conv output's shape) before the activation
   dnnl::algorithm eltwise = dnnl::algorithm::undef;  ///< eltwise_relu / eltwise_clip / eltwise_logistic
@@ -26,6 +30,13 @@ struct ConvPostOps {
 /// Throws UnsupportedError for an activation outside the list, InvalidGraphError for missing
 /// params, naming the node.
 ConvPostOps read_activation_post_op(const KernelBuildContext& ctx);
+
+/// y[i] = act(y[i] + z[i]) for i < n, in place (z may be null: no sum), in parallel blocks over
+/// the calling kernel's threads — the activation as oneDNN's eltwise algorithm of `post` defines it.
+void apply_post_ops_in_place(const ConvPostOps& post, float* y, const float* z, int64_t n);
+/// True when post's activation maps 0 to 0 (none, Relu/LeakyRelu, Tanh, HardSwish, Swish, Elu,
+/// Clip with min ≤ 0 ≤ max), so it may run over an NC1HWC0 buffer's zero padding.
+bool activation_keeps_zero(const ConvPostOps& post);
 
 /// Builds the kernel of a Conv-like node (inputs X, W, B [, Z]) with `post` applied to its
 /// output: oneDNN's convolution with post-ops, or the direct depthwise kernel followed by

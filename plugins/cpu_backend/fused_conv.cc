@@ -66,26 +66,8 @@ class PostOpsKernel : public CpuKernel {
   void run(KernelIO& io) override {
     conv_->run(io);
     ThreadScope threads(threads_);
-    float* y = io.outputs[0].data_as<float>();
-    const float* z = post_.sum ? io.inputs[3].data_as<float>() : nullptr;
-    const ConvPostOps post = post_;
-    parallel_range(io.outputs[0].numel(), 1 << 14, [y, z, post](int64_t b, int64_t e) {
-      // Blocks of kBlock floats: the output block is still in L1 for the activation, and the
-      // transcendental ones go through vecmath's bulk functions. Locals only, so each loop is a
-      // branch-free vector loop (a loop on the captured attributes compiled to a scalar,
-      // branching one, 5-10x slower on ShuffleNet's fused grouped 1x1 convolutions).
-      constexpr int64_t kBlock = 1024;
-      alignas(64) float t[kBlock];
-      for (int64_t s0 = b; s0 < e; s0 += kBlock) {
-        float* __restrict yb = y + s0;
-        const int64_t n = std::min(kBlock, e - s0);
-        if (z) {
-          const float* __restrict zb = z + s0;
-          for (int64_t i = 0; i < n; ++i) yb[i] += zb[i];
-        }
-        apply_activation(post, yb, t, n);
-      }
-    });
+    apply_post_ops_in_place(post_, io.outputs[0].data_as<float>(), post_.sum ? io.inputs[3].data_as<float>() : nullptr,
+                            io.outputs[0].numel());
   }
   std::string impl_name() const override { return conv_->impl_name() + "+postops"; }
 
@@ -95,6 +77,42 @@ class PostOpsKernel : public CpuKernel {
 };
 
 }  // namespace
+
+void apply_post_ops_in_place(const ConvPostOps& post, float* y, const float* z, int64_t n) {
+  parallel_range(n, 1 << 14, [y, z, post](int64_t b, int64_t e) {
+    // Blocks of kBlock floats: the output block is still in L1 for the activation, and the
+    // transcendental ones go through vecmath's bulk functions. Locals only, so each loop is a
+    // branch-free vector loop (a loop on the captured attributes compiled to a scalar,
+    // branching one, 5-10x slower on ShuffleNet's fused grouped 1x1 convolutions).
+    constexpr int64_t kBlock = 1024;
+    alignas(64) float t[kBlock];
+    for (int64_t s0 = b; s0 < e; s0 += kBlock) {
+      float* __restrict yb = y + s0;
+      const int64_t m = std::min(kBlock, e - s0);
+      if (z) {
+        const float* __restrict zb = z + s0;
+        for (int64_t i = 0; i < m; ++i) yb[i] += zb[i];
+      }
+      apply_activation(post, yb, t, m);
+    }
+  });
+}
+
+bool activation_keeps_zero(const ConvPostOps& post) {
+  switch (post.eltwise) {
+    case dnnl::algorithm::undef:
+    case dnnl::algorithm::eltwise_relu:
+    case dnnl::algorithm::eltwise_tanh:
+    case dnnl::algorithm::eltwise_hardswish:
+    case dnnl::algorithm::eltwise_swish:
+    case dnnl::algorithm::eltwise_elu:
+      return true;
+    case dnnl::algorithm::eltwise_clip:
+      return post.alpha <= 0.f && post.beta >= 0.f;
+    default:
+      return false;  // logistic: 0.5
+  }
+}
 
 ConvPostOps read_activation_post_op(const KernelBuildContext& ctx) {
   ConvPostOps p;

@@ -23,5 +23,7 @@ void register_nn_kernels(Registrar& r);  // nn_kernels.cc: ConvTranspose, Resize
 
 /// precision_pass.cc: `cpu_precision`, the cpu.precision_mode pass (bf16 mixed precision).
 std::shared_ptr<Pass> make_cpu_precision_pass();
+/// winograd_pass.cc: `cpu_conv_winograd`, 3x3 stride-1 convolutions by Winograd (cpu.conv_algorithm).
+std::shared_ptr<Pass> make_cpu_conv_winograd_pass();
 
 }  // namespace ge::cpu

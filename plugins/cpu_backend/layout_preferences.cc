@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "blocked.h"
+#include "conv.h"
 #include "cpu_backend.h"
 #include "forwarding_registrar.h"
 
@@ -37,8 +38,9 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
     if (src_blocked) f.inputs[0] = Format::NC1HWC0;
     // Constant weights in oneDNN's choice (converted at compile time; NCHW when GE has no
     // format for it); a constant already blocked keeps its format (the kernel reorders it).
+    // A Winograd node (winograd_pass.cc) keeps plain weights: oneDNN transforms them from OIHW.
     const Value* w = n.input(1);
-    if (w->is_constant())
+    if (w->is_constant() && n.attrs.get_string(kConvAlgorithmAttr, "") != "winograd")
       f.inputs[1] = (w->format == Format::ND || w->format == Format::NCHW) ? *wf : w->format;
     if (n.input(3)) f.inputs[3] = Format::NC1HWC0;
     return f;

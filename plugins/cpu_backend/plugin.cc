@@ -34,6 +34,11 @@ void register_blocked_routed(ge::Registrar& r) { ge::cpu::register_with_blocked_
 void register_cpu_backend(ge::Registrar& r) {
   r.add_backend(ge::cpu::make_cpu_backend());
   r.add_pass(ge::cpu::make_cpu_precision_pass());
+  r.add_pass(ge::cpu::make_cpu_conv_winograd_pass());
+  r.declare_option({"cpu.conv_algorithm", ge::OptionType::String, std::string("auto"), {}, {}, {"auto", "direct"},
+                    "auto: 3x3 stride-1 fp32 convolutions by Winograd where oneDNN implements it (relaxed numerics); "
+                    "direct: every convolution direct (docs/cpu.md)",
+                    ge::OptionPhase::Compile, ""});
   // The [cpu] options with one type (cpu.keep_dtype takes a list or a file name: the pass checks it).
   r.declare_option({"cpu.precision_mode", ge::OptionType::String, std::string("must_keep_origin_dtype"), {}, {},
                     {"must_keep_origin_dtype", "allow_mix_precision_bf16"},

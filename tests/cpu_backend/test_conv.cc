@@ -4,6 +4,7 @@
 // test_util.h first: it brings ge/sdk/error.h, which kernel_harness.h uses without including.
 #include "test_util.h"
 #include "kernel_harness.h"
+#include "conv.h"
 #include "kernels.h"
 
 namespace ge::test {
@@ -136,6 +137,49 @@ TEST(Conv, DepthwiseMatchesReference) {
     expect_near(conv({x, w, b}, ys, a)[0], want, 1e-4f);
     expect_near(conv({x, w, b}, ys, a, {})[0], want, 1e-4f);
     expect_near(conv({x, w}, ys, a)[0], ref_conv2d(x, w, nullptr, C, c.st, {c.pads[0], c.pads[1]}, c.dil, ys), 1e-4f);
+  }
+}
+
+// cpu_conv_algorithm = "winograd" (winograd_pass.cc): 32 → 48 channels, 14×14, pads 1
+// (F(2×2,3×3) tiles), within 1e-4 relative of the direct sum in double. Conv runs oneDNN's
+// Winograd kernel; ge.FusedConv with Swish too, the activation as a pass after it ("+act": oneDNN
+// 2.6's Winograd takes relu only); with Sigmoid (0 ↦ 0.5, so not after an NC1HWC0 kernel) the
+// direct kernel with its post-op.
+TEST(Conv, WinogradWhereOneDnnHasIt) {
+  KernelHarness h([](Registrar& r) {
+    cpu::register_conv_kernels(r);
+    cpu::register_fused_conv_kernels(r);
+  });
+  Tensor x = rnd({1, 32, 14, 14}, 31), w = rnd({48, 32, 3, 3}, 32), b = rnd({48}, 33);
+  const Shape ys{1, 48, 14, 14};
+  const std::vector<float> ref = ref_conv2d(x, w, b.data_as<float>(), 1, {1, 1}, {1, 1}, {1, 1}, ys);
+  struct Case { const char* op; const char* act; bool winograd; float (*f)(float); };
+  const Case cases[] = {
+      {"Conv", "", true, [](float v) { return v; }},
+      {"ge.FusedConv", "Swish", true, [](float v) { return v / (1.f + std::exp(-v)); }},
+      {"ge.FusedConv", "Sigmoid", false, [](float v) { return 1.f / (1.f + std::exp(-v)); }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.op) + " " + c.act);
+    Attributes a = attrs({{"pads", Ints{1, 1, 1, 1}}, {cpu::kConvAlgorithmAttr, std::string("winograd")}});
+    if (*c.act) a.set("activation", std::string(c.act));
+    auto y = h.run(c.op, {x, w, b}, {OutSpec{DataType::Float32, ys}}, a, 13, {1, 2});
+    EXPECT_EQ(h.last_impl().find("wino") != std::string::npos, c.winograd) << h.last_impl();
+    EXPECT_EQ(h.last_impl().find("+act") != std::string::npos, std::string(c.act) == "Swish") << h.last_impl();
+    std::vector<float> want(ref.size());
+    for (size_t i = 0; i < ref.size(); ++i) want[i] = c.f(ref[i]);
+    expect_near(y[0], want, 1e-4f);
+  }
+  // A value the backend does not know (the attribute comes back from an exported graph): refused.
+  try {
+    h.run("Conv", {x, w, b}, {OutSpec{DataType::Float32, ys}}, attrs({{"pads", Ints{1, 1, 1, 1}}, {cpu::kConvAlgorithmAttr, std::string("fft")}}),
+          13, {1, 2});
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidGraphError& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute cpu_conv_algorithm = 'fft' is not a convolution algorithm of the cpu "
+                                         "backend (known: winograd, direct)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -22,6 +22,7 @@
 #include "ge/core/runtime.h"
 #include "ge/sdk/error.h"
 #include "ge/sdk/text_ir.h"
+#include "pass_harness.h"
 
 namespace ge::cpu {
 namespace {
@@ -67,48 +68,6 @@ class Bf16Env {
   std::string old_;
   bool had_ = false;
 };
-
-std::unique_ptr<core::Environment> env_with(const std::vector<std::string>& overrides) {
-  core::Manifest m = core::load_manifest(core::default_manifest_path());
-  for (const std::string& o : overrides) core::apply_override(m, o);
-  return core::load_environment(m);
-}
-
-struct Compiled {
-  std::shared_ptr<Graph> g;
-  std::map<std::string, int64_t> counters;
-  std::unique_ptr<core::Environment> env;
-  int64_t c(const std::string& k) const { return counters.count(k) ? counters.at(k) : 0; }
-};
-
-/// Parses `text` and compiles it for cpu (only `only` when given, else the whole O2 pipeline).
-/// `prep` may fill constants before compiling.
-Compiled compile(const std::string& text, const std::vector<std::string>& overrides, bool strict = false,
-                 std::optional<std::vector<std::string>> only = std::vector<std::string>{"cpu_precision"},
-                 const std::function<void(Graph&)>& prep = nullptr) {
-  Compiled r;
-  r.env = env_with(overrides);
-  r.g = parse_graph(text, "test");
-  if (prep) prep(*r.g);
-  core::ImportOptions io;
-  core::propagate_shapes(*r.g, *r.env, io);
-  core::CompileOptions o = core::CompileOptions::from_manifest(r.env->manifest);
-  o.backend = "cpu";
-  o.strict_numerics = strict;
-  o.fail_on_pass_error = true;
-  o.only = only;
-  r.counters = core::compile_graph(*r.g, *r.env, o).counters;
-  return r;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 const char* kBf16Mode = "cpu.precision_mode=\"allow_mix_precision_bf16\"";
 

@@ -158,7 +158,10 @@ std::vector<std::string> output_lines(const std::string& cmd, bool& ok) {
   return out;
 }
 
-TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
+// A plan's blocked conv weights are used in place: loading resnet50's plan and running it twice
+// reorders no weight into a blocked layout. The Winograd convs' weights (cpu_conv_winograd,
+// docs/cpu.md) are plain in the plan and go once, at load, into oneDNN's Winograd layout.
+TEST(LayoutModels, ResnetPlanLoadReordersOnlyWinogradWeights) {
   GE_REQUIRE_BLOCKED_CONVS();
   fs::path model = shared_dir() / "models/resnet50/resnet50.onnx";
   if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
@@ -171,7 +174,7 @@ TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
       output_lines(std::string("ONEDNN_VERBOSE=1 ") + GE_GEC_PATH + " run " + plan.string() + " --threads 1 --iterations 1 -q", ok);
   fs::remove(plan);
   ASSERT_TRUE(ok) << "gec run failed";
-  int reorders = 0, conv_weight = 0, nchw16c_to_plain = 0;
+  int reorders = 0, conv_weight = 0, nchw16c_to_plain = 0, winograd_weight = 0;
   for (const std::string& l : lines) {
     if (l.find(",exec,") == std::string::npos || l.find(",reorder,") == std::string::npos) continue;
     ++reorders;
@@ -183,6 +186,8 @@ TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
         ++conv_weight;
     if (l.find("blocked:aBcd16b") != std::string::npos && l.find("dst_f32::blocked:abcd:") != std::string::npos)
       ++nchw16c_to_plain;
+    if (l.find("src_f32::blocked:abcd:") != std::string::npos && l.find("dst_f32::wino:") != std::string::npos)
+      ++winograd_weight;
   }
   auto env = env_with_layout("auto");
   core::ImportOptions io;
@@ -191,13 +196,19 @@ TEST(LayoutModels, ResnetPlanLoadAndFirstRunReorderNoConvWeight) {
   o.opt_level = OptLevel::O2;
   core::compile_graph(*g, *env, o);
   const int transdata = layout::count_transdata(*g);
-  std::printf("resnet50 plan load + 2 inferences: %d reorders, %d of conv weights, %d nChw16c->NCHW (TransData %d)\n",
-              reorders, conv_weight, nchw16c_to_plain, transdata);
+  int winograd = 0;
+  for (const Node* n : g->nodes()) winograd += n->attrs.get_string("cpu_conv_algorithm", "") == "winograd";
+  std::printf("resnet50 plan load + 2 inferences: %d reorders, %d of blocked conv weights, %d into Winograd layout "
+              "(%d Winograd convs), %d nChw16c->NCHW (TransData %d)\n",
+              reorders, conv_weight, winograd_weight, winograd, nchw16c_to_plain, transdata);
   EXPECT_EQ(conv_weight, 0);
+  // resnet50 has sixteen 3x3 convs; the first of layers 2-4 has stride 2: 13 are Winograd ones.
+  EXPECT_EQ(winograd, 13);
+  EXPECT_EQ(winograd_weight, winograd);  // once each, at load
   // The TransData node(s) run once per inference; the one other reorder is the classifier
   // Gemm's [1000, 2048] weights into oneDNN's inner-product layout (matmul.cc, once at load).
   EXPECT_EQ(nchw16c_to_plain, 2 * transdata);
-  EXPECT_EQ(reorders, nchw16c_to_plain + 1);
+  EXPECT_EQ(reorders, nchw16c_to_plain + 1 + winograd_weight);
 }
 
 }  // namespace

@@ -213,10 +213,40 @@ void expect_onnx_round_trip(const std::string& level) {
     EXPECT_EQ(m->op_type(), transdata ? "Identity" : n->op_type());
     EXPECT_EQ(m->domain(), transdata ? "" : n->domain());
     for (size_t i = 0; i < n->num_outputs(); ++i) EXPECT_EQ(m->output(i)->shape, n->output(i)->shape);
+    // Backend annotations (here the cpu backend's cpu_conv_algorithm) come back with the node.
+    EXPECT_EQ(m->attrs.get_string("cpu_conv_algorithm", ""), n->attrs.get_string("cpu_conv_algorithm", "")) << n->name();
   }
 }
 
 TEST(Export, OnnxRoundTripsUnfused) { expect_onnx_round_trip("O0"); }
 TEST(Export, OnnxRoundTripsFused) { expect_onnx_round_trip("O2"); }
+
+// An attribute `<backend>_<name>` of a registered backend is that backend's annotation and
+// imports without a schema entry; any other attribute the op does not define is refused.
+TEST(Export, OnlyRegisteredBackendsAnnotateNodes) {
+  Compiled c = compile_tiny_cnn("O2");
+  int annotated = 0;
+  for (const ge::Node* n : c.graph->nodes()) annotated += n->attrs.has("cpu_conv_algorithm");
+  EXPECT_EQ(annotated, 1);  // tiny_cnn's 3x3 conv (cpu_conv_winograd)
+  for (const std::string name : {"cpu_conv_algorithm", "gpu_conv_algorithm", "cpu"}) {
+    std::unique_ptr<ge::Graph> g = c.graph->clone();
+    for (ge::Node* n : g->nodes())
+      if (n->attrs.has("cpu_conv_algorithm")) {
+        n->attrs.erase("cpu_conv_algorithm");
+        n->attrs.set(name, std::string("winograd"));
+      }
+    const std::string path = testing::TempDir() + "/tiny_cnn_annotated.onnx";
+    { std::ofstream(path, std::ios::binary) << ge::core::to_onnx(*g); }
+    std::string error;
+    try {
+      ge::core::ImportOptions io;
+      ge::core::import_model(*c.env, path, io);
+    } catch (const ge::Error& e) {
+      error = e.what();
+    }
+    if (name == "cpu_conv_algorithm") EXPECT_EQ(error, "");
+    else EXPECT_NE(error.find("unknown attribute '" + name + "' for FusedConv"), std::string::npos) << error;
+  }
+}
 
 }  // namespace

@@ -56,8 +56,10 @@ class KernelHarness {
  public:
   explicit KernelHarness(const std::function<void(Registrar&)>& reg) { reg(r_); }
   CollectingRegistrar& registrar() { return r_; }
+  /// impl_name() of the kernel the last run() built.
+  const std::string& last_impl() const { return last_impl_; }
 
-  /// Builds a one-node graph (inputs listed in `constant_inputs` become constants, the rest
+  /// Builds a one-node graph of `op_type` ("Conv", or "domain.Op" as "ge.FusedConv") (inputs listed in `constant_inputs` become constants, the rest
   /// graph inputs; an empty Tensor (no data) is an omitted optional input, an OutSpec of dtype
   /// Undefined an omitted optional output), creates the "cpu" kernel and runs it once. Returns the
   /// outputs. `out0_shares_input` >= 0 makes output 0 a view of that input's buffer (a copy of the
@@ -85,11 +87,17 @@ class KernelHarness {
                              ? nullptr
                              : g.add_value("out" + std::to_string(i), outs[i].dtype, outs[i].shape));
     }
-    Node* n = g.add_node(op_type, "node", in_vals, out_vals, attrs);
-    const KernelDef* def = r_.kernels.find("cpu", "", op_type);
+    // "ge.FusedConv": domain "ge", op FusedConv.
+    const size_t dot = op_type.find('.');
+    const std::string domain = dot == std::string::npos ? "" : op_type.substr(0, dot);
+    const std::string op = dot == std::string::npos ? op_type : op_type.substr(dot + 1);
+    if (!domain.empty()) g.opsets[domain] = 1;
+    Node* n = g.add_node(op, "node", in_vals, out_vals, attrs, domain);
+    const KernelDef* def = r_.kernels.find("cpu", domain, op);
     if (!def) throw Error("no cpu kernel for " + op_type);
     KernelBuildContext ctx{*n, opset, threads};
     std::unique_ptr<Kernel> k = def->factory(ctx);
+    last_impl_ = k->impl_name();
     std::vector<Tensor> in_t(inputs.begin(), inputs.end());
     std::vector<Tensor> out_t;
     for (auto& o : outs) out_t.push_back(o.dtype == DataType::Undefined ? Tensor() : Tensor::allocate(o.dtype, o.shape));
@@ -106,6 +114,7 @@ class KernelHarness {
 
  private:
   CollectingRegistrar r_;
+  std::string last_impl_;
 };
 
 }  // namespace ge::test
