@@ -278,9 +278,16 @@ std::optional<std::pair<DataType, Dims>> data_dependent_type(const Node* n, size
   const std::string& op = n->op_type();
   Value* x = n->input(0);
   auto unknown = [](size_t r) { return Dims(r, DimExpr(-1)); };
+  // The declared length of a 1-D shape input: the output's rank. Its values are unknown here, so a
+  // declared length is all that bounds it; above kMaxDataRank (numpy 2's NPY_MAXDIMS) the node is
+  // refused rather than given that many unknown dims (a declared 2^31 took gigabytes).
+  constexpr int64_t kMaxDataRank = 64;
   auto static_len = [&](size_t i) -> std::optional<size_t> {
     Value* v = n->input(i);
     if (!v || v->symbolic_dims() || v->shape.rank() != 1) return std::nullopt;
+    if (v->shape[0] > kMaxDataRank)
+      throw InvalidGraphError(n->describe() + ": shape input '" + v->name() + "' declares " + std::to_string(v->shape[0]) +
+                              " elements, an output of that rank (at most " + std::to_string(kMaxDataRank) + " is supported)");
     return static_cast<size_t>(v->shape[0]);
   };
   if (!x) return std::nullopt;
