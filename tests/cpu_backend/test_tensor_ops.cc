@@ -89,10 +89,11 @@ TEST(CpuTensor, LargeTransposeWithThreads) {
 TEST(CpuTensor, TransposeOfADetectionHeadInTiles) {
   // YOLO's head: [1, 3, 85, H, W] perm [0,1,3,4,2]; 85 and H*W = 35 are not multiples of the
   // tile side, and there are 3 anchors around each 2-D transpose. out[0,a,h,w,k] = x[0,a,k,h,w].
-  // At 32x32 the input rows are 4 KiB apart (one L1 set) and the tiles walk them instead.
+  // At 32x32 the input rows are 4 KiB apart (one L1 set) and the tiles walk them instead; 9x11
+  // walks the output rows. Both are long enough along H*W for the prefetch ahead of the tiles.
   Attributes a;
   a.set("perm", I64s{0, 1, 3, 4, 2});
-  for (auto [H, W] : {std::pair<int64_t, int64_t>{5, 7}, {32, 32}})
+  for (auto [H, W] : {std::pair<int64_t, int64_t>{5, 7}, {9, 11}, {32, 32}})
     for (int threads : {1, 2}) {
       auto out = harness().run("Transpose", {iota<float>({1, 3, 85, H, W})}, {{DT::Float32, {1, 3, H, W, 85}}}, a, 13,
                                {}, threads);
