@@ -75,23 +75,31 @@ void bring_into_opset_range(onnx::ModelProto& model, const std::string& path) {
                                        onnx::ShapeInferenceOptions(/*check_type=*/true, /*error_mode=*/1));
     // Gemm_6_7 reads dims 0 and 1 of A and B whatever their rank (Gemm-1's inference does not
     // check it): both must be known matrices.
-    std::map<std::string, int> rank;
-    auto note = [&](const onnx::ValueInfoProto& vi) {
-      if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
-        rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+    // The converter's IR keeps one shape per name, from whichever declaration it read last: a
+    // name declared with two ranks (a graph output reusing a graph input's name with another
+    // shape) reached Gemm_6_7 with the wrong one, rank 0, and it read dims 0 and 1 of it.
+    std::map<std::string, std::pair<int, const char*>> rank;
+    auto note = [&](const onnx::ValueInfoProto& vi, const char* where) {
+      if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+      const int r = vi.type().tensor_type().shape().dim_size();
+      auto [it, fresh] = rank.emplace(vi.name(), std::make_pair(r, where));
+      if (!fresh && it->second.first != r)
+        throw InvalidGraphError("value '" + vi.name() + "' is declared with rank " + std::to_string(it->second.first) + " (" +
+                                it->second.second + ") and rank " + std::to_string(r) + " (" + where + ")");
     };
-    for (const auto& vi : checked.graph().input()) note(vi);
-    for (const auto& vi : checked.graph().value_info()) note(vi);
-    for (const auto& t : checked.graph().initializer()) rank[t.name()] = t.dims_size();
+    for (const auto& vi : checked.graph().input()) note(vi, "graph input");
+    for (const auto& vi : checked.graph().value_info()) note(vi, "value_info");
+    for (const auto& vi : checked.graph().output()) note(vi, "graph output");
+    for (const auto& t : checked.graph().initializer()) rank[t.name()] = {t.dims_size(), "initializer"};
     for (int k = 0; k < checked.graph().node_size(); ++k) {
       const onnx::NodeProto& n = checked.graph().node(k);
       if (n.op_type() != "Gemm" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
       for (int i = 0; i < 2 && i < n.input_size(); ++i) {
         auto r = rank.find(n.input(i));
-        if (r == rank.end() || r->second != 2)
+        if (r == rank.end() || r->second.first != 2)
           throw InvalidGraphError("node '" + (n.name().empty() ? "#" + std::to_string(k) : n.name()) + "' (Gemm): input " + std::string(i == 0 ? "A" : "B") + " '" +
                                   n.input(i) + "' must be a matrix of known shape (rank " +
-                                  (r == rank.end() ? std::string("unknown") : std::to_string(r->second)) + ")");
+                                  (r == rank.end() ? std::string("unknown") : std::to_string(r->second.first)) + ")");
       }
     }
   } catch (const std::exception& e) {
