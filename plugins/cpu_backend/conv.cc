@@ -21,6 +21,7 @@
 // GE_CPU_CONV_LAYOUT=blocked (oneDNN's choice for every conv) or =plain (NCHW GEMM convolution
 // for every conv) overrides the choice, for measurements.
 #include <cstdlib>
+#include <new>
 #include <string>
 
 #include "bf16.h"
@@ -93,6 +94,28 @@ ConvSpec check_conv(const KernelBuildContext& ctx) {
   return c;
 }
 
+/// The calling thread's scratchpad for a primitive, at least `bytes` long (64-byte aligned, grown,
+/// never shrunk; null for 0). A thread runs one kernel at a time, so one buffer per thread serves
+/// every convolution it runs: a buffer per kernel summed them (unet_small's Winograd convs at
+/// batch 8 held 118 MB of scratchpads, more than the rest of the run).
+void* thread_scratchpad(size_t bytes) {
+  struct Buffer {
+    void* p = nullptr;
+    size_t n = 0;
+    ~Buffer() { std::free(p); }
+  };
+  thread_local Buffer b;
+  if (bytes > b.n) {
+    std::free(b.p);
+    b.p = nullptr, b.n = 0;
+    const size_t rounded = (bytes + 63) / 64 * 64;
+    b.p = std::aligned_alloc(64, rounded);
+    if (!b.p) throw std::bad_alloc();
+    b.n = rounded;
+  }
+  return bytes ? b.p : nullptr;
+}
+
 class ConvKernel : public CpuKernel {
  public:
   ConvKernel(const KernelBuildContext& ctx, const ConvSpec& spec, const ConvPostOps& post) : CpuKernel(ctx) {
@@ -136,7 +159,7 @@ class ConvKernel : public CpuKernel {
     eltwise_ = post.eltwise;
     auto attr_with = [&](bool with_eltwise) {
       dnnl::primitive_attr attr;
-      // A scratchpad of its own: with the library's shared one (oneDNN's default build) a primitive
+      // A user scratchpad (the running thread's, thread_scratchpad): with the library's shared one (oneDNN's default build) a primitive
       // must run on the thread that created it (oneDNN, "enum dnnl::scratchpad_mode"), and a
       // multi-stream schedule runs kernels on stream workers (im2col convs crashed there).
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -199,7 +222,7 @@ class ConvKernel : public CpuKernel {
                                                                           : make(src_any, dst_any);
       prim_ = dnnl::convolution_forward(pd_);
       eng_ = dnnl_engine();
-      scratch_ = memory(pd_.scratchpad_desc(), eng_);
+      scratch_md_ = pd_.scratchpad_desc();
       src_reorder_ = pd_.src_desc() != user_src_md_;
       dst_reorder_ = pd_.dst_desc() != user_dst_md_;
       w_reorder_ = pd_.weights_desc() != user_w_md_;
@@ -271,7 +294,7 @@ class ConvKernel : public CpuKernel {
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_reorder_ ? src_mem_ : user_src},
                                            {DNNL_ARG_WEIGHTS, w},
                                            {DNNL_ARG_DST, dst_reorder_ ? dst_mem_ : user_dst},
-                                           {DNNL_ARG_SCRATCHPAD, scratch_}};
+                                           {DNNL_ARG_SCRATCHPAD, memory(scratch_md_, eng_, thread_scratchpad(scratch_md_.get_size()))}};
       if (has_bias_) {
         args[DNNL_ARG_BIAS] = b_const_ ? b_mem_
                                        : memory(pd_.bias_desc(), eng_, const_cast<void*>(io.inputs[2].data()));
@@ -312,7 +335,8 @@ class ConvKernel : public CpuKernel {
   memory::desc user_src_md_, user_dst_md_, user_w_md_;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
-  memory src_mem_, dst_mem_, w_mem_, b_mem_, scratch_;
+  memory src_mem_, dst_mem_, w_mem_, b_mem_;
+  memory::desc scratch_md_;  ///< the primitive's scratchpad; its memory is the running thread's (thread_scratchpad)
   std::shared_ptr<const Tensor> w_keep_;  // constant weights used in place
   dnnl::reorder src_r_, dst_r_, w_r_, z_r_;
   std::string impl_ = "onednn:conv";
