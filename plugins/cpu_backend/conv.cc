@@ -159,9 +159,10 @@ class ConvKernel : public CpuKernel {
     eltwise_ = post.eltwise;
     auto attr_with = [&](bool with_eltwise) {
       dnnl::primitive_attr attr;
-      // A user scratchpad (the running thread's, thread_scratchpad): with the library's shared one (oneDNN's default build) a primitive
-      // must run on the thread that created it (oneDNN, "enum dnnl::scratchpad_mode"), and a
-      // multi-stream schedule runs kernels on stream workers (im2col convs crashed there).
+      // A user scratchpad (the running thread's, thread_scratchpad): with the library's shared
+      // one (oneDNN's default build) a primitive must run on the thread that created it (oneDNN,
+      // "enum dnnl::scratchpad_mode"), and a multi-stream schedule runs kernels on stream
+      // workers (im2col convs crashed there).
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
       dnnl::post_ops ops;
       if (post.sum) ops.append_sum(1.f);
