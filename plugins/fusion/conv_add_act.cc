@@ -1,6 +1,6 @@
 // plugins/fusion/conv_add_act.cc — conv_add_act: a residual Add (another tensor of the conv
 // output's shape) and an optional activation after a Conv become one ge.FusedConv with Z:
-//   Add(Conv(X, W, B), Z)            → ge.FusedConv(X, W, B, Z)
+//   Add(Conv(X, W, B), Z)            → ge.FusedConv(X, W, B, Z)   (also a two-input Sum)
 //   act(ge.FusedConv(X, W, B, Z))    → ge.FusedConv(X, W, B, Z) {activation}   (Relu/Clip/Sigmoid)
 // so Conv → Add → Relu (resnet's block end) becomes one kernel: oneDNN's sum post-op adds Z in
 // the conv's output pass, then the eltwise post-op (cpu_backend/fused_conv.cc; ONNX Runtime's
@@ -15,18 +15,24 @@ namespace {
 
 using P = Pattern;
 
+/// Add, or Sum of two inputs (ONNX Sum is elementwise a + b then; ShuffleNet v1 exports its
+/// residuals so). Shapes are checked by the caller: no broadcast.
+bool is_residual_add(const Node& n) {
+  return n.op_type() == "Add" || (n.op_type() == "Sum" && n.num_inputs() == 2);
+}
+
 class ConvAddActRule : public FusionRule {
  public:
   FusionRuleInfo info() const override {
     return {"conv_add_act", NumericsEffect::Reassociates, OptLevel::O2, 30,
             "Conv + residual Add [+ Relu/Clip/Sigmoid] → ge.FusedConv with Z"};
   }
-  std::vector<std::string> anchor_ops() const override { return {"Add", "Relu", "Clip", "Sigmoid"}; }
+  std::vector<std::string> anchor_ops() const override { return {"Add", "Sum", "Relu", "Clip", "Sigmoid"}; }
 
   bool match(Node& n, const PassContext& ctx, Match& m) const override {
     static const P act = P::op("Relu|Clip|Sigmoid", {P::op("ge.FusedConv").as("conv")}).as("root");
     if (n.domain() != "") return false;
-    if (n.op_type() != "Add") {
+    if (!is_residual_add(n)) {
       // The activation after an already fused residual (the Add anchor fires first in
       // topological order).
       ConvActivation a;
@@ -54,7 +60,7 @@ class ConvAddActRule : public FusionRule {
   void rewrite(Graph& g, PassContext& ctx, const Match& m) const override {
     Node* root = m.node("root");
     Node* conv = m.node("conv");
-    if (root->op_type() == "Add") {
+    if (is_residual_add(*root)) {
       replace_with_fused_conv(g, ctx, conv, {root}, root->output(0), conv->input(2), m.value("z"), nullptr);
     } else {
       ConvActivation a;

@@ -325,6 +325,29 @@ TEST(ConvAddAct, ThreeRulesOnAResidualBlock) {
 )");
 }
 
+// ShuffleNet v1 (onnx-light/shufflenet) writes its residuals as a two-input Sum: the same fusion.
+// A three-input Sum is not a residual add and stays.
+TEST(ConvAddAct, TwoInputSumIsAResidualAdd) {
+  PassHarness h;
+  std::string t = residual_graph("Relu");
+  t.replace(t.find("Add(%c, %z)"), 11, "Sum(%z, %c)");
+  auto g = fuse(h, t, {"conv_add_act"});
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,4,8,8]
+  input %z: f32[1,8,8,8]
+  const %w: f32[8,4,1,1]
+  const %b: f32[8]
+  %y: f32[1,8,8,8] = ge.FusedConv(%x, %w, %b, %z) {activation="Relu"}
+  output %y
+}
+)");
+  t = residual_graph("Relu");
+  t.replace(t.find("Add(%c, %z)"), 11, "Sum(%c, %z, %z)");
+  g = h.parse(t);
+  h.run(*g, {"conv_add_act"});
+  EXPECT_EQ(g->num_nodes(), 3u) << print(*g);
+}
+
 TEST(ConvAddAct, RefusesBroadcastAddAndSharedConv) {
   PassHarness h;
   std::string t = residual_graph("Relu");
