@@ -40,6 +40,10 @@ void require_plain_blocked_or_nhwc(const KernelBuildContext& ctx);
 // conv_depthwise.cc: direct NCHW depthwise kernel, or null when the node is not depthwise 2-D.
 std::unique_ptr<Kernel> make_depthwise_conv(const KernelBuildContext& ctx, const Window& w, int64_t group,
                                             bool has_bias);
+// conv_grouped_pointwise.cc: grouped 1x1 kernel on plain NCHW with `post` applied, or null when
+// the node is not such a convolution (or the CPU lacks AVX-512).
+std::unique_ptr<Kernel> make_grouped_pointwise_conv(const KernelBuildContext& ctx, const Window& w, int64_t group,
+                                                    bool has_bias, const ConvPostOps& post);
 
 namespace {
 
@@ -362,6 +366,8 @@ std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const Co
   if (!onednn_only && spec.ys.numel() > 0 && !format_is_blocked(ctx.node.input(1)->format))
     if (auto k = make_depthwise_conv(ctx, spec.w, spec.G, spec.has_bias))
       return post.any() ? apply_post_ops(std::move(k), ctx, post) : std::move(k);
+  if (!onednn_only && !format_is_blocked(ctx.node.input(1)->format))
+    if (auto k = make_grouped_pointwise_conv(ctx, spec.w, spec.G, spec.has_bias, post)) return k;
   auto k = std::make_unique<ConvKernel>(ctx, spec, post);
   if (k->slow_post_ops()) return apply_post_ops(std::make_unique<ConvKernel>(ctx, spec, ConvPostOps{}), ctx, post);
   return k;

@@ -6,6 +6,7 @@
 #include "kernel_harness.h"
 #include "conv.h"
 #include "kernels.h"
+#include "vecmath.h"
 
 namespace ge::test {
 namespace {
@@ -181,6 +182,53 @@ TEST(Conv, WinogradWhereOneDnnHasIt) {
               std::string::npos)
         << e.what();
   }
+}
+
+// Grouped 1x1 convolutions whose channels per group are not multiples of 16 (ShuffleNet v1's 34
+// per group) run the register-tiled kernel on AVX-512 machines (conv_grouped_pointwise.cc): 34
+// output channels per group are 5 tiles of 6 and one of 4, and 7x5 / 9x9 pixels give one partial
+// 64-pixel tile / one full and one partial, with a 3- and a 2-vector tail. Values against a
+// double-precision reference for Conv, FusedConv with Z and Relu / LeakyRelu (on the registers),
+// and FusedConv with Sigmoid (a pass after the kernel: "+postops"); a stride-2 node is not one.
+TEST(Conv, GroupedPointwiseKernel) {
+  KernelHarness h([](Registrar& r) {
+    cpu::register_conv_kernels(r);
+    cpu::register_fused_conv_kernels(r);
+  });
+  for (int64_t hw : {7, 9}) {
+    const int64_t wd = hw == 7 ? 5 : 9;
+    Tensor x = rnd({2, 136, hw, wd}, 41), w = rnd({136, 34, 1, 1}, 42), b = rnd({136}, 43), z = rnd({2, 136, hw, wd}, 44);
+    const Shape ys{2, 136, hw, wd};
+    const std::vector<float> ref = ref_conv2d(x, w, b.data_as<float>(), 4, {1, 1}, {0, 0}, {1, 1}, ys);
+    const float* zd = z.data_as<float>();
+    struct Case { const char* op; const char* act; bool sum; const char* impl; float (*f)(float); };
+    const Case cases[] = {
+        {"Conv", "", false, "cpu:conv_grouped_1x1_avx512", [](float v) { return v; }},
+        {"ge.FusedConv", "Relu", true, "cpu:conv_grouped_1x1_avx512", [](float v) { return v < 0.f ? 0.f : v; }},
+        {"ge.FusedConv", "LeakyRelu", true, "cpu:conv_grouped_1x1_avx512", [](float v) { return v < 0.f ? 0.1f * v : v; }},
+        {"ge.FusedConv", "Sigmoid", false, "cpu:conv_grouped_1x1_avx512+postops",
+         [](float v) { return 1.f / (1.f + std::exp(-v)); }},
+    };
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(c.op) + " " + c.act + " " + std::to_string(hw));
+      Attributes a = attrs({{"group", int64_t{4}}});
+      if (*c.act) a.set("activation", std::string(c.act));
+      if (std::string(c.act) == "LeakyRelu") a.set("activation_params", std::vector<float>{0.1f});
+      std::vector<Tensor> in = {x, w, b};
+      if (c.sum) in.push_back(z);
+      auto y = h.run(c.op, in, {OutSpec{DataType::Float32, ys}}, a, 13, {1, 2});
+      if (cpu::vec::has_avx512()) {
+        EXPECT_EQ(h.last_impl(), c.impl);
+      }
+      std::vector<float> want(ref.size());
+      for (size_t i = 0; i < ref.size(); ++i) want[i] = c.f(ref[i] + (c.sum ? zd[i] : 0.f));
+      expect_near(y[0], want, 1e-4f);
+    }
+  }
+  Tensor x = rnd({1, 136, 8, 8}, 45), w = rnd({136, 34, 1, 1}, 46);
+  h.run("Conv", {x, w}, {OutSpec{DataType::Float32, {1, 136, 4, 4}}}, attrs({{"group", int64_t{4}}, {"strides", Ints{2, 2}}}),
+        13, {1});
+  EXPECT_EQ(h.last_impl().find("grouped"), std::string::npos) << h.last_impl();
 }
 
 TEST(Conv, OneD) {
