@@ -3,6 +3,7 @@
 // a failing kernel on one stream stops the run with its node named and no deadlock.
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "ge/core/compare.h"
@@ -75,6 +76,50 @@ TEST(RequestPipeline, StagesGiveEveryRequestTheSingleRunOutputs) {
     std::vector<std::vector<ge::Tensor>> got = seq.run(requests);
     EXPECT_EQ(seq.stats().mode, "sequential");
     for (size_t r = 0; r < got.size(); ++r) EXPECT_TRUE(ge::core::compare_tensors(got[r][0], wants[r][0], {}).ok);
+  }
+}
+
+// collect_outputs copies an output into the buffer of an earlier run's output once the caller has
+// dropped every copy of it (no new pages per run), and never into one the caller still holds.
+TEST(Executable, OutputBuffersAreReusedOnlyWhenReleased) {
+  std::shared_ptr<ge::Graph> g = compile(tiny_cnn_dir() + "/model.onnx");
+  ge::core::Executable exe(g, *env(), {"cpu", 1});
+  std::vector<ge::Tensor> in = tiny_inputs();
+  auto scaled = [&](float f) {
+    ge::Tensor x = in[0].clone();
+    for (int64_t i = 0; i < x.numel(); ++i) x.data_as<float>()[i] *= f;
+    return std::vector<ge::Tensor>{x};
+  };
+  std::vector<ge::Tensor> want1 = exe.run(scaled(1.f)), want2 = exe.run(scaled(2.f)), want3 = exe.run(scaled(3.f));
+  std::vector<ge::Tensor> a = exe.run(scaled(1.f));
+  std::vector<ge::Tensor> b = exe.run(scaled(2.f));
+  const void* pa = a[0].data();
+  EXPECT_NE(b[0].data(), pa);                  // a is held: b got another buffer
+  EXPECT_TRUE(bitwise_equal(a[0], want1[0]));  // and a was not overwritten
+  a.clear();  // the caller lets a go; exe keeps the buffer, so malloc cannot hand it out here
+  std::vector<ge::Tensor> others;
+  for (int i = 0; i < 8; ++i) {
+    others.push_back(ge::Tensor::allocate(want1[0].dtype(), want1[0].shape()));
+    EXPECT_NE(others.back().data(), pa);
+  }
+  std::vector<ge::Tensor> c = exe.run(scaled(3.f));
+  EXPECT_EQ(c[0].data(), pa);                  // the next run copies into a's buffer
+  EXPECT_TRUE(bitwise_equal(b[0], want2[0]));
+  EXPECT_TRUE(bitwise_equal(c[0], want3[0]));
+  // b and c both held (a copy of c's tensor shares its buffer): a third buffer, neither touched.
+  const ge::Tensor kept = c[0];
+  c.clear();
+  std::vector<ge::Tensor> d = exe.run(scaled(1.f));
+  EXPECT_NE(d[0].data(), pa);
+  EXPECT_NE(d[0].data(), b[0].data());
+  EXPECT_TRUE(bitwise_equal(kept, want3[0]));
+  EXPECT_TRUE(bitwise_equal(b[0], want2[0]));
+  EXPECT_TRUE(bitwise_equal(d[0], want1[0]));
+  // `out = exe.run(in)` in a loop holds the previous outputs during each run: values stay right.
+  std::vector<ge::Tensor> out;
+  for (int i = 0; i < 6; ++i) {
+    out = exe.run(scaled(i % 2 ? 1.f : 2.f));
+    EXPECT_TRUE(bitwise_equal(out[0], (i % 2 ? want1 : want2)[0])) << i;
   }
 }
 

@@ -59,7 +59,9 @@ class Executable {
   /// bind_inputs checks and binds a request's inputs (the caller keeps them alive until
   /// collect_outputs), run_stage(k) runs the steps of pipeline stage k (Node::pipeline_stage;
   /// stages are contiguous in graph order) serially on the calling thread, and collect_outputs
-  /// copies the outputs out. run() is bind_inputs + every step + collect_outputs.
+  /// copies the outputs out (into the buffers of the previous run's outputs when the caller has
+  /// dropped every copy of them, so a steady loop faults in no new pages). run() is
+  /// bind_inputs + every step + collect_outputs.
   void bind_inputs(const std::vector<Tensor>& inputs);
   void run_stage(int stage);
   std::vector<Tensor> collect_outputs(const std::vector<Tensor>& inputs) const;
@@ -87,6 +89,9 @@ class Executable {
   std::optional<Tensor> value(const std::string& name) const;
 
  private:
+  /// Output k's copy out of the arena: into the buffer of the previous run's output k when the
+  /// caller no longer holds it, else into a new one.
+  Tensor copy_output(size_t k, const Tensor& src) const;
   struct Impl;
   void build_streams(Backend& backend);
   void run_step(size_t k, StepTimes* prof);
