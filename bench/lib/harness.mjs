@@ -150,18 +150,18 @@ function resolveModels(spec, root) {
   });
 }
 
-// A private copy of gec's tree (bin/gec, bin/gen_graph, lib/ with the plugins and the default
+// A private copy of gec's tree (bin/gec, bin/gen_graph, bin/xcore_probe, lib/ with the plugins and the default
 // manifest, which gec finds relative to libge_core.so), taken once at the start.
 function snapshotBuild(gec, work) {
   const prefix = path.resolve(path.dirname(gec), '..');
   const snap = path.join(work, 'build');
   fs.mkdirSync(path.join(snap, 'bin'), { recursive: true });
-  for (const tool of [path.basename(gec), 'gen_graph']) {
+  for (const tool of [path.basename(gec), 'gen_graph', 'xcore_probe']) {
     const src = path.join(prefix, 'bin', tool);
     if (fs.existsSync(src)) fs.copyFileSync(src, path.join(snap, 'bin', tool));
   }
   fs.cpSync(path.join(prefix, 'lib'), path.join(snap, 'lib'), { recursive: true, verbatimSymlinks: true });
-  for (const tool of [path.basename(gec), 'gen_graph']) {
+  for (const tool of [path.basename(gec), 'gen_graph', 'xcore_probe']) {
     const p = path.join(snap, 'bin', tool);
     if (fs.existsSync(p)) fs.chmodSync(p, 0o755);
   }
@@ -210,6 +210,7 @@ function main() {
       o.sections.includes('ascend')
       ? resolveModels(o.models, path.join(shared, 'models')) : [],
     genGraph: process.env.GE_BENCH_GEN_GRAPH || path.join(path.dirname(o.gec), 'gen_graph'),
+    xcoreProbe: process.env.GE_BENCH_XCORE_PROBE || path.join(path.dirname(o.gec), 'xcore_probe'),
     gecSource: gecOrig,
     conformanceDir: path.join(shared, 'onnx-node-tests', 'node'),
     zooDir: path.join(shared, 'zoo'),

@@ -12,6 +12,24 @@ import { decodeTensor, encodeTensor, dataTypeOf, withInputShapes } from './pb.mj
 export const GOAL_ORT_RATIO = 0.90;
 export const GOAL_PEAK_SHARE = 0.92;
 
+// Disturbed rounds (bench/README.md): before each multi-thread GE/ORT pair, bin/xcore_probe
+// measures an OpenMP fork/join and a cross-core handoff of 256 KiB. A round whose handoff takes
+// more than DISTURBED_RATIO × the run's best at that thread count (or whose fork/join does) ran
+// while the VM slowed its cross-core traffic (several-fold, for minutes, both engines alike); a
+// row's medians then use its other rounds, and a row with no other round is flagged.
+export const DISTURBED_RATIO = 1.5;
+
+function probeCores(ctx, threads) {
+  if (threads < 2 || !fs.existsSync(ctx.xcoreProbe)) return null;
+  const r = runMeasured([ctx.xcoreProbe, '--threads', String(threads)], { logFile: path.join(ctx.logs, `xcore_t${threads}.log`) });
+  try {
+    const j = JSON.parse(lastLine(r.stdout));
+    return { region_us: j.region_us, handoff_us: j.handoff_us };
+  } catch {
+    return null;
+  }
+}
+
 // The Debian interpreter, whose python3-onnx scripts/bootstrap installs (a python3 earlier on PATH,
 // e.g. pyenv's, may not have onnx).
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -145,6 +163,7 @@ export function runLatency(ctx) {
   }
   for (let round = 1; round <= ctx.rounds; ++round) {
     for (const row of rows) {
+      (row.probes ??= []).push(probeCores(ctx, row.threads));
       const order = round % 2 ? ['ge', 'ort'] : ['ort', 'ge'];
       for (const side of order) {
         if (side === 'ge') row.ge.push(runGe(ctx, row.model, row.threads, round));
@@ -155,10 +174,28 @@ export function runLatency(ctx) {
         `GE ${g.error ? 'error: ' + g.error : (g.median_ms?.toFixed(3) + ' ms')}, ORT ${o.median_ms?.toFixed(3)} ms`);
     }
   }
+  // The run's best probe per thread count; each round of a row is disturbed or not against it.
+  const best = new Map();
+  for (const row of rows)
+    for (const p of row.probes ?? [])
+      if (p) {
+        const b = best.get(row.threads) ?? { region_us: Infinity, handoff_us: Infinity };
+        best.set(row.threads, { region_us: Math.min(b.region_us, p.region_us), handoff_us: Math.min(b.handoff_us, p.handoff_us) });
+      }
+  for (const row of rows) {
+    const b = best.get(row.threads);
+    row.disturbed = (row.probes ?? []).map((p) => !!(p && b &&
+      (p.handoff_us > DISTURBED_RATIO * b.handoff_us || p.region_us > DISTURBED_RATIO * b.region_us)));
+  }
   return rows.map((row) => summarize(ctx, row));
 }
 
 function summarize(ctx, row) {
+  // Rounds measured while the cores were disturbed count only when every round was.
+  const disturbed = row.disturbed ?? [];
+  const clean = (r) => !disturbed[r.round - 1];
+  const usable = row.ge.some(clean) ? clean : () => true;
+  row = { ...row, ge: row.ge.filter(usable), ort: row.ort.filter(usable), allRounds: row };
   const ok = row.ge.filter((g) => !g.error);
   const last = ok[ok.length - 1] ?? null;
   const ge = {
@@ -184,6 +221,9 @@ function summarize(ctx, row) {
     rel_l2_vs_reference: row.ort[row.ort.length - 1]?.rel_l2 ?? null,
     version: row.ort[0]?.version ?? null,
   };
+  // Round medians of every round (disturbed ones included), the probes and which rounds count.
+  ge.round_medians_ms = row.allRounds.ge.map((g) => g.median_ms ?? null);
+  ort.round_medians_ms = row.allRounds.ort.map((o) => o.median_ms);
   const gflop = last?.dense_flops ? last.dense_flops / 1e9 : null;
   const gflops = gflop !== null && ge.median_ms ? gflop / (ge.median_ms / 1000) : null;
   const peak = peakAt(ctx.peak, row.threads);
@@ -209,6 +249,9 @@ function summarize(ctx, row) {
     roofline_ms,
     goal_ms,
     goal_met,
+    core_probes: row.allRounds.probes ?? [],
+    disturbed_rounds: (row.allRounds.disturbed ?? []).flatMap((d, i) => (d ? [i + 1] : [])),
+    rounds_used: row.ge.length,
   };
 }
 
@@ -231,6 +274,8 @@ export function printLatency(rows, baseline, out, skipped) {
     { head: 'GE RSS MB', cell: (r) => mb(r.ge.rss_kb), digits: 0 },
     { head: 'ORT RSS MB', cell: (r) => mb(r.ort.rss_kb), digits: 0 },
     { head: 'check', cell: (r) => (r.ge.errors.length && r.ge.median_ms === null ? 'ERROR' : r.ge.check) },
+    { head: 'rounds', cell: (r) => `${r.rounds_used ?? r.rounds}/${r.rounds}` +
+      ((r.disturbed_rounds ?? []).length === r.rounds && r.rounds > 0 ? ' !' : '') },
     { head: 'GE vs prev', cell: (r) => {
       const p = prev.get(`${r.model}@${r.threads}`);
       return p && get(p, 'ge', 'median_ms') && r.ge.median_ms ? r.ge.median_ms / p.ge.median_ms : null;
@@ -240,6 +285,15 @@ export function printLatency(rows, baseline, out, skipped) {
   out(`  goal ms = max(${GOAL_ORT_RATIO.toFixed(2)} × ORT ms, the model's Conv/MatMul/Gemm GFLOP at ${Math.round(100 * GOAL_PEAK_SHARE)} % of ` +
       `the measured peak); GFLOP = GE's count at the row's shapes (report dense_flops). ` +
       `Goal met on ${rows.filter((r) => r.goal_met).length} of ${rows.length} rows.`);
+  const disturbed = rows.filter((r) => (r.disturbed_rounds ?? []).length);
+  if (disturbed.length) {
+    out(`  rounds: those used for the medians. Disturbed (cross-core handoff or fork/join > ${DISTURBED_RATIO}× the run's best, ` +
+        'bin/xcore_probe before the pair; "!" = every round was, the row is not trustworthy):');
+    for (const r of disturbed) {
+      const ps = r.core_probes.map((p, i) => (p ? `r${i + 1} ${p.handoff_us.toFixed(1)}/${p.region_us.toFixed(2)} µs` : `r${i + 1} -`));
+      out(`    ${r.model} (${r.threads}t): rounds ${r.disturbed_rounds.join(', ')}; handoff/fork-join ${ps.join(', ')}`);
+    }
+  }
   for (const r of rows) for (const e of r.ge.errors) out(`  GE error on ${r.model} (${r.threads}t) ${e}`);
   for (const s of skipped ?? []) out(`  not run: ${s}`);
   const freed = rows.filter((r) => r.batch_freed_reshapes > 0 && r.threads === rows[0].threads);
