@@ -6,7 +6,8 @@
 // reorder on its generic "jit:uni" kernel, 5x slower per element (ShuffleNet v1's 136x28x28
 // blocked -> NCHW: 64 µs, 1 thread): then the C1-1 full blocks go through oneDNN's "jit:blk"
 // reorder on sub-memories of the first 16·(C/16) channels and the last, partial block through a
-// direct loop that also zeroes its padding (10 + 2 µs). Every other pair ge::convert_format_into supports
+// direct loop that also zeroes its padding (10 + 2 µs). NCHW <-> NHWC and, for C a multiple of
+// 16, NC1HWC0 <-> NHWC are single oneDNN reorders too. Every other pair ge::convert_format_into supports
 // (FRACTAL_Z, other dtypes) runs that reference routine — those appear on constants, which the
 // layout pass converts at compile time, so they are not on the inference path.
 #include <string>
@@ -37,12 +38,16 @@ class TransDataKernel : public CpuKernel {
       throw InvalidGraphError("TransData: input " + x.shape.str() + " and output " + y.shape.str() + " differ in shape or dtype" + where);
     if (!can_convert_format(x.format, y.format, x.shape.rank()))
       throw UnsupportedError("TransData: " + sf + " -> " + df + " not supported for shape " + x.shape.str() + where);
-    const bool nchw_pair = (x.format == Format::NC1HWC0) != (y.format == Format::NC1HWC0) &&
-                           !format_is_blocked(x.format == Format::NC1HWC0 ? y.format : x.format);
-    // NCHW <-> NHWC (layout.format = "NHWC") is oneDNN's reorder between nchw and nhwc.
     auto plain_f = [](Format f) { return f == Format::ND || f == Format::NCHW; };
+    const bool nchw_pair = (x.format == Format::NC1HWC0 && plain_f(y.format)) || (y.format == Format::NC1HWC0 && plain_f(x.format));
+    // NCHW <-> NHWC (layout.format = "NHWC") is oneDNN's reorder between nchw and nhwc.
     const bool nhwc_pair = (x.format == Format::NHWC && plain_f(y.format)) || (y.format == Format::NHWC && plain_f(x.format));
-    onednn_ = x.dtype == DataType::Float32 && x.shape.rank() == 4 && (nchw_pair || nhwc_pair) && x.numel() > 0;
+    // NC1HWC0 <-> NHWC (a blocked producer of a convolution the backend runs on NHWC, the layout
+    // pass's compose step) is one reorder between nChw16c and nhwc when no block is partial.
+    const bool blocked_nhwc = ((x.format == Format::NC1HWC0 && y.format == Format::NHWC) ||
+                               (x.format == Format::NHWC && y.format == Format::NC1HWC0)) &&
+                              x.shape.rank() == 4 && x.shape[1] % kFormatC0 == 0;
+    onednn_ = x.dtype == DataType::Float32 && x.shape.rank() == 4 && (nchw_pair || nhwc_pair || blocked_nhwc) && x.numel() > 0;
     if (onednn_) {
       try {
         src_md_ = value_md(x);
@@ -54,7 +59,7 @@ class TransDataKernel : public CpuKernel {
         C_ = s[1];
         HW_ = s[2] * s[3];
         full_ = C_ / kFormatC0 * kFormatC0;
-        if (!nhwc_pair && full_ > 0 && full_ < C_) {
+        if (nchw_pair && full_ > 0 && full_ < C_) {
           // Full blocks on oneDNN's blocked reorder, the partial block by tail(); only when
           // oneDNN picks its fast kernel for the sub-memories. The sub-memories are one image's
           // (run() steps the pointers N times): with N > 1 the channel sub-range leaves gaps

@@ -60,12 +60,15 @@ bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx,
   bool changed = insert_transdata(g, prefer, ctx, graph_outputs) > 0;
   for (int round = 0; round < 64; ++round) {
     const int sunk = sink_transdata(g, prefer);
-    const int cancelled = cancel_transdata(g);
+    int cancelled = cancel_transdata(g);
+    const int composed = compose_transdata(g);
+    if (composed) cancelled += cancel_transdata(g);
     if (ctx) {
       ctx->count("layout.sunk", sunk);
       ctx->count("layout.cancelled", cancelled);
+      if (composed) ctx->count("layout.composed", composed);
     }
-    if (sunk == 0 && cancelled == 0) break;
+    if (sunk == 0 && cancelled == 0 && composed == 0) break;
     changed = true;
   }
   g.sort_topologically();

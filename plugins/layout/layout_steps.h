@@ -12,7 +12,9 @@
 //     past it towards its inverse.
 //  3. cancel_transdata (cancel_transdata.cc): TransData(B -> A) of TransData(A -> B)(x) reads x;
 //     duplicate conversions of one value merge; dead TransData nodes go.
-// Steps 2 and 3 repeat until nothing changes.
+//  4. compose_transdata (compose_transdata.cc): TransData(NCHW -> C)(TransData(A -> NCHW)(x))
+//     becomes TransData(A -> C)(x) where the SDK converts A -> C directly (NC1HWC0 <-> NHWC).
+// Steps 2 to 4 repeat until nothing changes.
 #pragma once
 #include <span>
 #include <string>
@@ -44,7 +46,9 @@ int insert_transdata(Graph& g, const FormatPreferenceFn& prefer, PassContext* ct
 int sink_transdata(Graph& g, const FormatPreferenceFn& prefer);
 /// Step 3; returns the number of TransData nodes removed.
 int cancel_transdata(Graph& g);
-/// Steps 1-3 as the pass runs them (insert, then sink and cancel to a fixpoint; topological
+/// Step 4; returns the number of TransData nodes that now convert directly.
+int compose_transdata(Graph& g);
+/// Steps 1-4 as the pass runs them (insert, then sink and cancel to a fixpoint; topological
 /// order restored). Returns true when the graph changed.
 bool assign_layout(Graph& g, const FormatPreferenceFn& prefer, PassContext* ctx = nullptr, bool graph_outputs = false);
 

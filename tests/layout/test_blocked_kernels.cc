@@ -92,6 +92,42 @@ TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
   }
 }
 
+// NC1HWC0 <-> NHWC (around a convolution the cpu backend runs on NHWC, compose_transdata): one
+// oneDNN reorder each way when C is a multiple of 16; with a partial block (C = 20) the reference
+// routine. Exact against ge::convert_format both ways, several images.
+TEST_F(BlockedKernels, TransDataBetweenNc1hwc0AndNhwc) {
+  for (const char* shape : {"2,32,3,5", "1,64,4,4", "2,20,3,3"}) {
+    const std::string text = std::string(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[)") + shape + R"(]
+  %b: f32[)" + shape + R"(]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %h: f32[)" + shape + R"(]@NHWC = ge.TransData(%b) {dst_format="NHWC", src_format="NC1HWC0"}
+  %c: f32[)" + shape + R"(]@NC1HWC0 = ge.TransData(%h) {dst_format="NC1HWC0", src_format="NHWC"}
+  output %h
+  output %c
+})";
+    SCOPED_TRACE(shape);
+    auto g = h.parse(text);
+    const int64_t C = g->inputs()[0]->shape[1];
+    const ge::KernelDef* def = h.env().kernels.find("cpu", "ge", "TransData");
+    ASSERT_NE(def, nullptr);
+    for (const ge::Node* n : g->nodes())
+      if (n->input(0)->format != Format::NCHW && n->input(0)->format != Format::ND) {
+        EXPECT_EQ(def->factory(ge::KernelBuildContext{*n, 13, 1})->impl_name(),
+                  C % 16 == 0 ? "onednn:reorder" : "cpu:convert_format");
+      }
+    auto in = ge::test::PassHarness::random_inputs(*g);
+    auto out = run(text, in);
+    ASSERT_EQ(out.size(), 2u);
+    ge::Tensor want_nhwc = ge::convert_format(in[0], Format::NHWC);
+    ASSERT_EQ(out[0].nbytes(), want_nhwc.nbytes());
+    EXPECT_EQ(std::memcmp(out[0].data(), want_nhwc.data(), want_nhwc.nbytes()), 0);
+    ge::Tensor want_blocked = ge::convert_format(in[0], Format::NC1HWC0);
+    ASSERT_EQ(out[1].nbytes(), want_blocked.nbytes());
+    EXPECT_EQ(std::memcmp(out[1].data(), want_blocked.data(), want_blocked.nbytes()), 0);
+    expect_zero_padding(out[1]);
+  }
+}
+
 TEST_F(BlockedKernels, UnaryMapsAndFusedElementwiseKeepThePaddingZeroAndMatchNchw) {
   // 20 channels: 12 padding channels, where Sigmoid(0) = 0.5, Cos(0) = 1 and Erf(0) + 1 = 1 would
   // leak; each blocked result equals its NCHW computation after converting back.

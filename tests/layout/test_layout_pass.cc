@@ -343,6 +343,34 @@ TEST_F(LayoutPass, ConstantWeightsAreConvertedAtCompileTime) {
   EXPECT_EQ(std::memcmp(back.data(), w.data(), w.nbytes()), 0);
 }
 
+// compose_transdata: NC1HWC0 -> NCHW -> NHWC becomes NC1HWC0 -> NHWC; the NCHW value stays while
+// Relu reads it. NC1HWC0 -> NCHW -> NC1HWC0_C04 (two blocked formats: no direct conversion) stays.
+TEST_F(LayoutPass, TwoConversionsThroughNchwComposeWhereTheSdkConvertsDirectly) {
+  auto g = h.parse(R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]@NC1HWC0
+  %p: f32[1,16,4,4] = ge.TransData(%x) {dst_format="NCHW", src_format="NC1HWC0"}
+  %n: f32[1,16,4,4]@NHWC = ge.TransData(%p) {dst_format="NHWC", src_format="NCHW"}
+  %q: f32[1,16,4,4]@NC1HWC0_C04 = ge.TransData(%p) {dst_format="NC1HWC0_C04", src_format="NCHW"}
+  %r: f32[1,16,4,4] = Relu(%p)
+  output %n
+  output %q
+  output %r
+})");
+  EXPECT_EQ(ge::layout::compose_transdata(*g), 1);
+  EXPECT_EQ(print(*g), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[1,16,4,4]@NC1HWC0
+  %p: f32[1,16,4,4] = ge.TransData(%x) {dst_format="NCHW", src_format="NC1HWC0"}
+  %n: f32[1,16,4,4]@NHWC = ge.TransData(%x) {dst_format="NHWC", src_format="NC1HWC0"}
+  %q: f32[1,16,4,4]@NC1HWC0_C04 = ge.TransData(%p) {dst_format="NC1HWC0_C04", src_format="NCHW"}
+  %r: f32[1,16,4,4] = Relu(%p)
+  output %n
+  output %q
+  output %r
+}
+)");
+  EXPECT_EQ(ge::layout::compose_transdata(*g), 0);
+}
+
 TEST_F(LayoutPass, InversePairsCancelAndDuplicatesMerge) {
   auto g = h.parse(R"(graph g opset(ai.onnx=13, ge=1) {
   input %x: f32[1,16,4,4]
