@@ -241,6 +241,40 @@ TEST_F(LayoutPass, SqueezeExcitationWithSigmoidConvStaysBlocked) {
 )");
 }
 
+// A one-group 3x3 stride-2 conv with 64 channels runs on NHWC (oneDNN's brgemm convolution; the
+// cpu backend's preference), its weights plain; between it and its blocked neighbours one
+// TransData each way, NC1HWC0 <-> NHWC directly (compose_transdata) instead of two through NCHW.
+TEST_F(LayoutPass, StrideTwo3x3ConvRunsNhwcWithOneConversionEachWay) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  check(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,64,8,8]
+  const %w1: f32[64,64,1,1]
+  const %w2: f32[64,64,3,3]
+  const %w3: f32[64,64,1,1]
+  %a: f32[1,64,8,8] = Conv(%x, %w1)
+  %b: f32[1,64,4,4] = Conv(%a, %w2) {pads=[1,1,1,1], strides=[2,2]}
+  %c: f32[1,64,4,4] = Conv(%b, %w3)
+  %y: f32[1,1024] = Flatten(%c)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,64,8,8]
+  const %w2: f32[64,64,3,3]
+  const %w1_OIhw16i16o: f32[64,64,1,1]@OIhw16i16o
+  const %w3_OIhw16i16o: f32[64,64,1,1]@OIhw16i16o
+  %x_NC1HWC0: f32[1,64,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %a: f32[1,64,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o)
+  %a_ND_NHWC: f32[1,64,8,8]@NHWC = ge.TransData(%a) {dst_format="NHWC", src_format="NC1HWC0"}
+  %b: f32[1,64,4,4]@NHWC = Conv(%a_ND_NHWC, %w2) {pads=[1,1,1,1], strides=[2,2]}
+  %b_ND_NC1HWC0: f32[1,64,4,4]@NC1HWC0 = ge.TransData(%b) {dst_format="NC1HWC0", src_format="NHWC"}
+  %c: f32[1,64,4,4]@NC1HWC0 = Conv(%b_ND_NC1HWC0, %w3_OIhw16i16o)
+  %c_ND: f32[1,64,4,4] = ge.TransData(%c) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,1024] = Flatten(%c_ND)
+  output %y
+}
+)");
+}
+
 TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
   check(R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,4,4]
