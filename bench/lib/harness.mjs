@@ -150,18 +150,19 @@ function resolveModels(spec, root) {
   });
 }
 
-// A private copy of gec's tree (bin/gec, bin/gen_graph, bin/xcore_probe, lib/ with the plugins and the default
-// manifest, which gec finds relative to libge_core.so), taken once at the start.
+// A private copy of gec's tree (bin/gec, bin/gen_graph, bin/xcore_probe, lib/ with the plugins
+// and the default manifest, which gec finds relative to libge_core.so), taken once at the start.
 function snapshotBuild(gec, work) {
   const prefix = path.resolve(path.dirname(gec), '..');
   const snap = path.join(work, 'build');
+  const tools = [path.basename(gec), 'gen_graph', 'xcore_probe'];
   fs.mkdirSync(path.join(snap, 'bin'), { recursive: true });
-  for (const tool of [path.basename(gec), 'gen_graph', 'xcore_probe']) {
+  for (const tool of tools) {
     const src = path.join(prefix, 'bin', tool);
     if (fs.existsSync(src)) fs.copyFileSync(src, path.join(snap, 'bin', tool));
   }
   fs.cpSync(path.join(prefix, 'lib'), path.join(snap, 'lib'), { recursive: true, verbatimSymlinks: true });
-  for (const tool of [path.basename(gec), 'gen_graph', 'xcore_probe']) {
+  for (const tool of tools) {
     const p = path.join(snap, 'bin', tool);
     if (fs.existsSync(p)) fs.chmodSync(p, 0o755);
   }

@@ -1,12 +1,12 @@
 #include "ge/core/runtime.h"
 
 #include <algorithm>
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <functional>
+#include <mutex>
 #include <new>
 #include <sched.h>
 #include <optional>

@@ -26,7 +26,8 @@ namespace {
 /// A one-group float32 3×3 convolution with stride 2 and channels in multiples of 16 (at least
 /// 64 in): oneDNN 2.6's brgemm convolution on NHWC runs these faster than its direct one on
 /// nChw16c, whose weights (up to 9.4 MB in ResNet-50's stage 4) arrive from memory cold every
-/// inference (gec profile, 1 thread, resnet50's three: 1040 → 915, 1153 → 934, 1773 → 1263 µs).
+/// inference (gec profile, 1 thread, resnet50's three: 1040 → 897, 1153 → 898, 1773 → 1201 µs,
+/// docs/layout.md).
 /// The layout pass converts their activations NC1HWC0 ↔ NHWC in one TransData each way
 /// (compose_transdata).
 bool nhwc_conv(const Node& n) {

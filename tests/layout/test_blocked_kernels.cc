@@ -27,6 +27,19 @@ class BlockedKernels : public ::testing::Test {
     return h.execute(std::shared_ptr<const ge::Graph>(std::move(g)), in);
   }
 
+  /// impl_name() of the cpu kernel of TransData node n.
+  std::string transdata_impl(const ge::Node& n) {
+    const ge::KernelDef* def = h.env().kernels.find("cpu", "ge", "TransData");
+    if (!def) return "no TransData kernel";
+    return def->factory(ge::KernelBuildContext{n, 13, 1})->impl_name();
+  }
+
+  /// got holds exactly want's bytes.
+  static void expect_same_bytes(const ge::Tensor& got, const ge::Tensor& want) {
+    ASSERT_EQ(got.nbytes(), want.nbytes());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), want.nbytes()), 0);
+  }
+
   /// Every padding channel (c >= C) of an NC1HWC0 tensor is zero.
   static void expect_zero_padding(const ge::Tensor& t) {
     ASSERT_EQ(t.format(), Format::NC1HWC0);
@@ -76,19 +89,14 @@ TEST_F(BlockedKernels, TransDataPartialLastBlockBothWays) {
     SCOPED_TRACE(shape);
     auto g = h.parse(text);
     const int64_t C = g->inputs()[0]->shape[1];
-    const ge::KernelDef* def = h.env().kernels.find("cpu", "ge", "TransData");
-    ASSERT_NE(def, nullptr);
     for (const ge::Node* n : g->nodes())
-      EXPECT_EQ(def->factory(ge::KernelBuildContext{*n, 13, 1})->impl_name(),
-                C > 16 && C % 16 ? "onednn:reorder+tail" : "onednn:reorder");
+      EXPECT_EQ(transdata_impl(*n), C > 16 && C % 16 ? "onednn:reorder+tail" : "onednn:reorder");
     auto in = ge::test::PassHarness::random_inputs(*g);
     auto out = run(text, in);
     ASSERT_EQ(out.size(), 2u);
-    ge::Tensor want = ge::convert_format(in[0], Format::NC1HWC0);
-    ASSERT_EQ(out[0].nbytes(), want.nbytes());
-    EXPECT_EQ(std::memcmp(out[0].data(), want.data(), want.nbytes()), 0);
+    expect_same_bytes(out[0], ge::convert_format(in[0], Format::NC1HWC0));
     expect_zero_padding(out[0]);
-    EXPECT_EQ(std::memcmp(out[1].data(), in[0].data(), in[0].nbytes()), 0);
+    expect_same_bytes(out[1], in[0]);
   }
 }
 
@@ -108,22 +116,15 @@ TEST_F(BlockedKernels, TransDataBetweenNc1hwc0AndNhwc) {
     SCOPED_TRACE(shape);
     auto g = h.parse(text);
     const int64_t C = g->inputs()[0]->shape[1];
-    const ge::KernelDef* def = h.env().kernels.find("cpu", "ge", "TransData");
-    ASSERT_NE(def, nullptr);
     for (const ge::Node* n : g->nodes())
       if (n->input(0)->format != Format::NCHW && n->input(0)->format != Format::ND) {
-        EXPECT_EQ(def->factory(ge::KernelBuildContext{*n, 13, 1})->impl_name(),
-                  C % 16 == 0 ? "onednn:reorder" : "cpu:convert_format");
+        EXPECT_EQ(transdata_impl(*n), C % 16 == 0 ? "onednn:reorder" : "cpu:convert_format");
       }
     auto in = ge::test::PassHarness::random_inputs(*g);
     auto out = run(text, in);
     ASSERT_EQ(out.size(), 2u);
-    ge::Tensor want_nhwc = ge::convert_format(in[0], Format::NHWC);
-    ASSERT_EQ(out[0].nbytes(), want_nhwc.nbytes());
-    EXPECT_EQ(std::memcmp(out[0].data(), want_nhwc.data(), want_nhwc.nbytes()), 0);
-    ge::Tensor want_blocked = ge::convert_format(in[0], Format::NC1HWC0);
-    ASSERT_EQ(out[1].nbytes(), want_blocked.nbytes());
-    EXPECT_EQ(std::memcmp(out[1].data(), want_blocked.data(), want_blocked.nbytes()), 0);
+    expect_same_bytes(out[0], ge::convert_format(in[0], Format::NHWC));
+    expect_same_bytes(out[1], ge::convert_format(in[0], Format::NC1HWC0));
     expect_zero_padding(out[1]);
   }
 }
