@@ -17,6 +17,7 @@
 #include <string>
 
 #include "bf16.h"
+#include "gemv.h"
 #include "cpu_backend.h"
 #include "kernels.h"
 
@@ -241,6 +242,16 @@ class GemmKernel : public CpuKernel {
       if (has_c_ && ctx.input_shape(2).rank() == 0) c_cols_ = 1;
       return;
     }
+    // One row (a classifier at batch 1): the threaded GEMV of gemv.h (oneDNN runs it on one thread).
+    gemv_ = M == 1 && !bf16_native(ctx) && gemv_available();
+    if (gemv_) {
+      k_ = K;
+      n_ = N;
+      alpha_ = alpha;
+      trans_b_ = tb;
+      c_cols_ = has_c_ ? ctx.input_shape(2).dims().empty() ? 1 : ctx.input_shape(2).dims().back() : 0;
+      return;
+    }
     core_.build(a_md, b_md, const_f32(ctx, 1), c_md, c_const_ ? c_scaled_.data() : nullptr, md({M, N}), alpha,
                 "Gemm" + where, bf16_native(ctx));
   }
@@ -271,18 +282,25 @@ class GemmKernel : public CpuKernel {
         c = c_scaled_.data();
       }
     }
+    if (gemv_) {
+      if (has_c_ && c_const_) c = c_scaled_.data();
+      gemv_f32(io.inputs[0].data_as<float>(), io.inputs[1].data_as<float>(), trans_b_, k_, n_, alpha_,
+               static_cast<const float*>(c), c_cols_, io.outputs[0].data_as<float>());
+      return;
+    }
     try {
       core_.run(io.inputs[0].data(), io.inputs[1].data(), c, io.outputs[0].data());
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Gemm");
     }
   }
-  std::string impl_name() const override { return core_.impl(); }
+  std::string impl_name() const override { return gemv_ ? "cpu:gemv_avx512" : core_.impl(); }
 
  private:
   MatmulCore core_;
-  float beta_ = 1.0f;
-  bool empty_ = false, has_c_ = false, c_const_ = false, zero_k_ = false;
+  float beta_ = 1.0f, alpha_ = 1.0f;
+  bool empty_ = false, has_c_ = false, c_const_ = false, zero_k_ = false, gemv_ = false, trans_b_ = false;
+  int64_t k_ = 0;
   int64_t c_numel_ = 0, n_ = 0, c_rows_ = 1, c_cols_ = 1;
   std::vector<float> c_scaled_;
 };

@@ -5,6 +5,7 @@
 #include "test_util.h"
 #include "kernel_harness.h"
 #include "kernels.h"
+#include "vecmath.h"
 
 namespace ge::test {
 namespace {
@@ -117,6 +118,41 @@ TEST(Gemm, ScalarAndMatrixBiasAndNone) {
   expect_near(run1("Gemm", {A, B, f32({1, 3}, {1, 2, 3})}, {1, 3}, attrs({{"beta", 0.0f}})), {9, 12, 15});
   expect_near(run1("Gemm", {A, B, Tensor()}, {1, 3}), {9, 12, 15});
   expect_near(run1("Gemm", {A, B}, {1, 3}, attrs({{"alpha", 2.0f}})), {18, 24, 30});
+}
+
+// One row (a classifier at batch 1) runs the column-split GEMV of gemv.h on AVX-512: K = 37 and
+// N = 150 leave tails in the 16-wide dot products and the 64-column blocks; 1 and 2 threads.
+TEST(Gemm, OneRowProduct) {
+  const int64_t K = 37, N = 150;
+  Tensor A = rnd({1, K}, 3), Bt = rnd({N, K}, 4), C = rnd({N}, 5);
+  Tensor B = Tensor::allocate(DataType::Float32, {K, N});  // Btᵀ
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t n = 0; n < N; ++n) B.data_as<float>()[k * N + n] = Bt.data_as<float>()[n * K + k];
+  // Y = 0.5 · A·B + 2 · C (C of shape [N], [1, N], or a scalar 1.5)
+  auto expected = [&](const std::string& c) {
+    std::vector<float> y(N);
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k) s += double(A.data_as<float>()[k]) * B.data_as<float>()[k * N + n];
+      y[n] = static_cast<float>(0.5 * s + (c == "scalar" ? 2 * 1.5 : 2.0 * C.data_as<float>()[n]));
+    }
+    return y;
+  };
+  KernelHarness h(cpu::register_matmul_kernels);
+  for (int threads : {1, 2})
+    for (bool trans : {false, true})
+      for (const std::string c : {"vector", "row", "scalar"}) {
+        Attributes a = attrs({{"transB", int64_t{trans}}, {"alpha", 0.5f}, {"beta", 2.0f}});
+        Tensor cin = c == "scalar" ? f32(Shape{}, {1.5f}) : c == "row" ? C.reshaped({1, N}) : C;
+        for (std::set<size_t> consts : {std::set<size_t>{}, std::set<size_t>{1, 2}}) {
+          Tensor y = h.run("Gemm", {A, trans ? Bt : B, cin}, {OutSpec{DataType::Float32, {1, N}}}, a, 13, consts,
+                           threads)[0];
+          expect_near(y, expected(c), 1e-5f);
+          if (cpu::vec::has_avx512()) {
+            EXPECT_EQ(h.last_impl(), "cpu:gemv_avx512");
+          }
+        }
+      }
 }
 
 TEST(Gemm, RejectsBadBias) {
