@@ -224,14 +224,15 @@ TEST(LayoutModels, ResnetPlanLoadReordersOnlyWinogradAndNhwcConvWeights) {
   EXPECT_EQ(winograd_weight, winograd);  // once each, at load
   // The TransData nodes run once per inference: the one before Flatten (nChw16c -> NCHW) and
   // the NC1HWC0 <-> NHWC pair around each NHWC conv. The NHWC convs' plain weights go once, at
-  // load, into the brgemm convolution's layout; the one other reorder is the classifier Gemm's
-  // [1000, 2048] weights into oneDNN's inner-product layout (matmul.cc, once at load).
+  // load, into the brgemm convolution's layout. The classifier Gemm (one row at batch 1) reads
+  // its [1000, 2048] weights in place (the GEMV of gemv.h): no other reorder.
   EXPECT_EQ(nhwc_convs, 3);
   EXPECT_EQ(nhwc_transdata, 2 * 2 * nhwc_convs);
   EXPECT_EQ(nchw16c_to_plain, 2 * (transdata - 2 * nhwc_convs));
   EXPECT_EQ(nhwc_weight, nhwc_convs);
-  EXPECT_EQ(reorders, nchw16c_to_plain + nhwc_transdata + nhwc_weight + 1 + winograd_weight);
+  EXPECT_EQ(reorders, nchw16c_to_plain + nhwc_transdata + nhwc_weight + winograd_weight);
 }
+
 
 }  // namespace
 }  // namespace ge
