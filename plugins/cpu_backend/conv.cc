@@ -21,6 +21,9 @@
 // GE_CPU_CONV_LAYOUT=blocked (oneDNN's choice for every conv) or =plain (NCHW GEMM convolution
 // for every conv) overrides the choice, for measurements.
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -46,6 +49,25 @@ std::unique_ptr<Kernel> make_grouped_pointwise_conv(const KernelBuildContext& ct
                                                     bool has_bias, const ConvPostOps& post);
 
 namespace {
+
+/// The reordered copy of the constant weights at `src` in layout `md`, made by `make` the first
+/// time and shared while any kernel holds it (keyed by the source address and the whole
+/// descriptor: a caller keeps the source alive as long as its shared_ptr, so the address cannot
+/// name other data meanwhile).
+template <class Make>
+std::shared_ptr<const dnnl::memory> shared_reordered_weights(const void* src, const dnnl::memory::desc& md, Make&& make) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<const dnnl::memory>> cache;
+  std::string key(reinterpret_cast<const char*>(&src), sizeof src);
+  key.append(reinterpret_cast<const char*>(&md.data), sizeof md.data);
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(key); it != cache.end())
+    if (std::shared_ptr<const dnnl::memory> m = it->second.lock()) return m;
+  for (auto it = cache.begin(); it != cache.end();) it = it->second.expired() ? cache.erase(it) : std::next(it);
+  auto m = std::make_shared<const dnnl::memory>(make());
+  cache[key] = m;
+  return m;
+}
 
 using dnnl::memory;
 using tag = memory::format_tag;
@@ -249,18 +271,26 @@ class ConvKernel : public CpuKernel {
           w_mem_ = user;
           w_keep_ = wv.data;
         } else {
-          // Reorder once into the primitive's layout (owned copy): plain weights, or a plan
-          // compiled where oneDNN chose another layout.
-          w_mem_ = memory(pd_.weights_desc(), eng_);
-          // oneDNN reorders into its Winograd layout from plain OIHW only (the layout pass leaves a
-          // Winograd node's weights plain; a blocked constant goes through OIHW).
-          if (pd_.weights_desc().data.format_kind == dnnl_format_kind_wino && format_is_weight(wv.format)) {
-            memory plain_w(memory::desc(wdims, dt::f32, wtag_plain), eng_);
-            reorder(user, plain_w);
-            reorder(plain_w, w_mem_);
-          } else {
-            reorder(user, w_mem_);
-          }
+          // Reorder once into the primitive's layout: plain weights, or a plan compiled where
+          // oneDNN chose another layout. Kernels reading the same constant into the same layout
+          // share one copy (the copies of a batch-split graph, docs/scheduling.md; several
+          // executables of one plan); w_keep_ holds the constant so its address stays its own
+          // while the copy is shared.
+          w_keep_ = wv.data;
+          w_shared_ = shared_reordered_weights(wc, pd_.weights_desc(), [&] {
+            memory out(pd_.weights_desc(), eng_);
+            // oneDNN reorders into its Winograd layout from plain OIHW only (the layout pass
+            // leaves a Winograd node's weights plain; a blocked constant goes through OIHW).
+            if (pd_.weights_desc().data.format_kind == dnnl_format_kind_wino && format_is_weight(wv.format)) {
+              memory plain_w(memory::desc(wdims, dt::f32, wtag_plain), eng_);
+              reorder(user, plain_w);
+              reorder(plain_w, out);
+            } else {
+              reorder(user, out);
+            }
+            return out;
+          });
+          w_mem_ = *w_shared_;
         }
         w_const_ = true;
       } else if (w_reorder_) {
@@ -342,7 +372,8 @@ class ConvKernel : public CpuKernel {
   dnnl::convolution_forward prim_;
   memory src_mem_, dst_mem_, w_mem_, b_mem_;
   memory::desc scratch_md_;  ///< the primitive's scratchpad; its memory is the running thread's (thread_scratchpad)
-  std::shared_ptr<const Tensor> w_keep_;  // constant weights used in place
+  std::shared_ptr<const Tensor> w_keep_;  // constant weights used in place, or the source of w_shared_
+  std::shared_ptr<const memory> w_shared_;  // constant weights reordered once, shared between kernels
   dnnl::reorder src_r_, dst_r_, w_r_, z_r_;
   std::string impl_ = "onednn:conv";
 };

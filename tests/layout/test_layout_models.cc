@@ -234,5 +234,36 @@ TEST(LayoutModels, ResnetPlanLoadReordersOnlyWinogradAndNhwcConvWeights) {
 }
 
 
+// The copies of a batch-split graph (docs/scheduling.md "Batch split") read the same constant
+// weights; the Winograd convs among them share one reordered copy of each (conv.cc): squeezenet1_1
+// at batch 4 split into four one-image copies has 4 × 8 Winograd convs and reorders 8 weights.
+TEST(LayoutModels, BatchSplitCopiesShareTheirWinogradWeights) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  fs::path model = shared_dir() / "models/squeezenet1_1/squeezenet1_1.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " not found";
+  const fs::path plan = fs::temp_directory_path() / ("ge_layout_sq_" + std::to_string(::getpid()) + ".gep");
+  bool ok = false;
+  output_lines(std::string(GE_GEC_PATH) + " compile " + model.string() + " --input-shape input:4,3,224,224" +
+                   " --set batch_split.mode=on --set batch_split.micro_batch=1 --threads 1 -o " + plan.string() +
+                   " --quiet",
+               ok);
+  ASSERT_TRUE(ok) << "gec compile failed";
+  std::vector<std::string> lines =
+      output_lines(std::string("ONEDNN_VERBOSE=1 ") + GE_GEC_PATH + " run " + plan.string() + " --threads 1 --iterations 1 -q", ok);
+  fs::remove(plan);
+  ASSERT_TRUE(ok) << "gec run failed";
+  int winograd_weight = 0, winograd_convs = 0;
+  for (const std::string& l : lines) {
+    if (l.find(",exec,") == std::string::npos) continue;
+    if (l.find(",reorder,") != std::string::npos && l.find("src_f32::blocked:abcd:") != std::string::npos &&
+        l.find("dst_f32::wino:") != std::string::npos)
+      ++winograd_weight;
+    if (l.find(",convolution,") != std::string::npos && l.find("wino") != std::string::npos) ++winograd_convs;
+  }
+  // Two inferences (warm-up and the timed one) run every conv twice.
+  EXPECT_EQ(winograd_convs, 2 * 4 * 8);
+  EXPECT_EQ(winograd_weight, 8);
+}
+
 }  // namespace
 }  // namespace ge
