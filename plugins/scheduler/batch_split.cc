@@ -27,8 +27,8 @@
 //          threads: 13.0 → 13.7 ms split in two); "on": split at any thread count and backend;
 //          "off".
 //   micro_batch = 0 (default): the largest divisor m ≥ 2 of B whose working set (m/B of the
-//          batch's) fits in a quarter of the cache (at one image per copy, launches and weight
-//          reads cost more than the cache saves on the models measured); or m, a divisor of B.
+//          batch's) fits in a quarter of the cache (one image per copy gained nothing over two
+//          on the models measured and launches R times as many kernels); or m, a divisor of B.
 // Runs in the schedule stage before `schedule`: after layout (TransData and weights are final),
 // before the scheduler orders the copies and the memory stage reuses one copy's buffers for the
 // next (the arena shrinks with the micro-batch).
