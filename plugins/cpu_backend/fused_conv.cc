@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "conv.h"
 #include "cpu_backend.h"
@@ -64,16 +65,23 @@ class PostOpsKernel : public CpuKernel {
       : CpuKernel(ctx), conv_(std::move(conv)), post_(post) {}
 
   void run(KernelIO& io) override {
+    // ge.FusedConv may run in place on Z (conv.toml `inplace`): the conv below writes Y before
+    // Z is added, so an aliased Z is set aside first.
+    const float* z = post_.sum ? io.inputs[3].data_as<float>() : nullptr;
+    if (z && static_cast<const void*>(z) == io.outputs[0].data()) {
+      z_copy_.assign(z, z + io.outputs[0].numel());
+      z = z_copy_.data();
+    }
     conv_->run(io);
     ThreadScope threads(threads_);
-    apply_post_ops_in_place(post_, io.outputs[0].data_as<float>(), post_.sum ? io.inputs[3].data_as<float>() : nullptr,
-                            io.outputs[0].numel());
+    apply_post_ops_in_place(post_, io.outputs[0].data_as<float>(), z, io.outputs[0].numel());
   }
   std::string impl_name() const override { return conv_->impl_name() + "+postops"; }
 
  private:
   std::unique_ptr<Kernel> conv_;
   ConvPostOps post_;
+  std::vector<float> z_copy_;  // Z set aside when Y runs in place on it
 };
 
 }  // namespace

@@ -231,6 +231,35 @@ TEST(Conv, GroupedPointwiseKernel) {
   EXPECT_EQ(h.last_impl().find("grouped"), std::string::npos) << h.last_impl();
 }
 
+// ge.FusedConv may run in place on its residual Z (plugins/fusion/ops/conv.toml `inplace = [3]`):
+// with Y on Z's bytes every kernel path gives the values it gives with Y apart — oneDNN's sum
+// post-op (a 1x1 and a 3x3 conv, blocked or not), the grouped 1x1 kernel (Z on the registers),
+// the depthwise kernel and the Sigmoid pass after it (PostOpsKernel, which sets Z aside first).
+TEST(Conv, FusedConvInPlaceOnTheResidual) {
+  KernelHarness h([](Registrar& r) {
+    cpu::register_conv_kernels(r);
+    cpu::register_fused_conv_kernels(r);
+  });
+  struct Case { const char* name; int64_t c, m, k, group; const char* act; };
+  const Case cases[] = {{"1x1", 32, 48, 1, 1, "Relu"},       {"3x3", 16, 32, 3, 1, "Relu"},
+                        {"grouped 1x1", 136, 136, 1, 4, "Relu"}, {"depthwise", 32, 32, 3, 32, "Relu"},
+                        {"depthwise sigmoid", 32, 32, 3, 32, "Sigmoid"}, {"3x3 sigmoid", 16, 32, 3, 1, "Sigmoid"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Tensor x = rnd({2, c.c, 9, 7}, 51), w = rnd({c.m, c.c / c.group, c.k, c.k}, 52), b = rnd({c.m}, 53),
+           z = rnd({2, c.m, 9, 7}, 54);
+    const Shape ys{2, c.m, 9, 7};
+    Attributes a = attrs({{"group", c.group}, {"activation", std::string(c.act)}});
+    if (c.k == 3) a.set("pads", Ints{1, 1, 1, 1});
+    const auto apart = h.run("ge.FusedConv", {x, w, b, z}, {OutSpec{DataType::Float32, ys}}, a, 13, {1, 2});
+    const std::string impl = h.last_impl();
+    const auto in_place = h.run("ge.FusedConv", {x, w, b, z}, {OutSpec{DataType::Float32, ys}}, a, 13, {1, 2}, 1, 3);
+    EXPECT_EQ(h.last_impl(), impl);
+    const float* p = apart[0].data_as<float>();
+    expect_near(in_place[0], std::vector<float>(p, p + apart[0].numel()), 0.f);
+  }
+}
+
 TEST(Conv, OneD) {
   // y[o] = x[o] - x[o+2] (kernel [1,0,-1]), stride 1, no pads.
   auto y = conv({f32({1, 1, 5}, {1, 4, 9, 16, 25}), f32({1, 1, 3}, {1, 0, -1})}, {1, 1, 3}, attrs({}));

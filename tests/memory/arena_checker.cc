@@ -194,6 +194,11 @@ bool legal_handover(const Life& a, const Life& b, const Graph& g, const OpRegist
     bool ew = def && (def->pattern == OpPattern::Elementwise || def->pattern == OpPattern::Broadcast);
     if (ew && n.num_outputs() == 1 && a.begin == b.begin && a.v->shape == b.v->shape && a.v->dtype == b.v->dtype)
       return true;
+    // An op whose registry contract lets output 0 run in place on input i (OpDef::inplace_inputs:
+    // every kernel reads element k of it before writing element k), e.g. ge.FusedConv's Z.
+    if (def && def->may_run_inplace_on(i) && b.v == n.output(0) && a.begin == b.begin && a.v->shape == b.v->shape &&
+        a.v->dtype == b.v->dtype && a.v->format == b.v->format)
+      return true;
     if (is_view(n) && i == 0 && b.v == n.output(0) && a.begin == b.begin) return true;
     if (is_pad(n) && i == 0) {
       int64_t at = pad_offset(n);
