@@ -229,7 +229,8 @@ class Analysis {
         axes = *ax;
       }
       const int64_t r = static_cast<int64_t>(op == "Unsqueeze" ? out_rank : n.input(0)->shape.rank());
-      if (axes.empty()) return op == "Squeeze" && n.input(0)->shape[0] != 1 ? "" : "it works along every axis";
+      // (A Squeeze without axes drops every dim of 1: dim 0 too in a copy of one image.)
+      if (axes.empty()) return "it works along every axis";
       for (int64_t a : axes)
         if ((a < 0 ? a + r : a) == 0) return "it works along dim 0";
       std::set<size_t> rest;

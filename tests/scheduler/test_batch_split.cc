@@ -156,6 +156,12 @@ TEST_F(BatchSplit, NodesThatMixImagesKeepTheGraphWhole) {
   %y: f32[] = ReduceSum(%x) {keepdims=0}
   output %y
 })",
+      // a Squeeze of every dim of 1 (dim 0 too in a one-image copy)
+      R"(graph g opset(ai.onnx=13) {
+  input %x: f32[4,1,3]
+  %y: f32[4,3] = Squeeze(%x)
+  output %y
+})",
       // MaxPool's Indices number elements across the batch
       R"(graph g opset(ai.onnx=13) {
   input %x: f32[4,2,4,4]
