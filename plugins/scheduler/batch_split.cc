@@ -169,7 +169,8 @@ class Analysis {
       if (!batched(n.input(0))) return "input 0 does not depend on the batch";
       if (op == "MaxPool" && n.output(1) && (!n.output(1)->uses().empty() || n.output(1)->is_graph_output()))
         return "its Indices output numbers elements across the batch";
-      if (op == "BatchNormalization" && n.num_outputs() > 1 && n.output(1)) return "training mode";
+      if (op == "BatchNormalization" && ((n.num_outputs() > 1 && n.output(1)) || n.attrs.get_int("training_mode", 0) != 0))
+        return "training mode";
       if (op == "TransData") {
         for (const char* k : {"src_format", "dst_format"}) {
           Format f = Format::FRACTAL_Z;
@@ -187,7 +188,7 @@ class Analysis {
     }
     if (axis_ops().count(op)) {
       const int64_t dflt = op == "Flatten" || op == "Softmax" || op == "LogSoftmax" || op == "Hardmax" ? (n.graph()->opset("") >= 13 && op != "Flatten" ? -1 : 1)
-                           : op == "LayerNormalization" ? -1 : op == "TopK" || op == "ArgMax" || op == "ArgMin" ? (op == "TopK" ? -1 : 0) : 0;
+                           : op == "LayerNormalization" || op == "LpNormalization" || op == "TopK" ? -1 : 0;
       int64_t a = axis(n, dflt);
       if (op == "CumSum") {
         std::vector<int64_t> s;
@@ -251,8 +252,14 @@ class Analysis {
       return operands(n, out_rank, {1, 2, 3});
     }
     if (op == "Resize" || op == "Upsample") {
+      // At a scale of 1 these coordinate transformations map output index i of dim 0 to input
+      // index i (Operators.md#Resize); tf_half_pixel_for_nn shifts it by half a pixel and
+      // tf_crop_and_resize crops dim 0 by its roi.
+      const std::string ctm = n.attrs.get_string("coordinate_transformation_mode", "half_pixel");
+      if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" && ctm != "asymmetric")
+        return "coordinate_transformation_mode " + ctm + " moves dim 0";
       std::vector<double> s;
-      const Value* scales = op == "Upsample" ? n.input(1) : n.input(2);
+      const Value* scales = op == "Upsample" || n.graph()->opset("") < 11 ? n.input(1) : n.input(2);
       const auto* sc = const_floats(scales, s);
       if (!sc || sc->empty() || (*sc)[0] != 1.0) return "it does not keep dim 0 by a constant scale of 1";
       std::set<size_t> rest;
@@ -261,7 +268,8 @@ class Analysis {
     }
     if (op == "Gemm") {
       if (n.attrs.get_int("transA", 0) != 0) return "transA reads the batch as columns";
-      return operands(n, out_rank, {1});
+      // A batched C must be [B, N] or [B, 1]: a C of rank 1 broadcasts along the columns.
+      return operands(n, out_rank, {1}, true);
     }
     if (op == "MatMul" || op == "FusedMatMul") {
       // numpy.matmul batching: a batched B must have A's batch dims; an unbatched one none.
@@ -395,7 +403,9 @@ void split(Graph& g, const Analysis& a, int64_t B, int64_t m) {
     }
   // The originals go; each graph output is the Concat of its copies.
   for (auto it = batched_nodes.rbegin(); it != batched_nodes.rend(); ++it) g.remove_node(*it);
+  std::set<const Value*> joined;  // a value listed twice as a graph output gets one Concat
   for (Value* y : g.outputs()) {
+    if (!joined.insert(y).second) continue;
     Attributes at;
     at.set("axis", int64_t{0});
     g.add_node("Concat", unique_node_name(g, y->name() + "_batch_concat"), copy[y->id()], {y}, at);

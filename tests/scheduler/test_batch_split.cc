@@ -156,6 +156,29 @@ TEST_F(BatchSplit, NodesThatMixImagesKeepTheGraphWhole) {
   %y: f32[] = ReduceSum(%x) {keepdims=0}
   output %y
 })",
+      // a batch-dependent C of rank 1 broadcast along Gemm's columns: row r reads every image's C
+      R"(graph g opset(ai.onnx=13) {
+  input %x: f32[4,3]
+  input %c: f32[4]
+  const %w: f32[3,4]
+  %y: f32[4,4] = Gemm(%x, %w, %c)
+  output %y
+})",
+      // a Resize whose coordinate transformation moves dim 0 at a scale of 1: half a pixel ...
+      R"(graph g opset(ai.onnx=13) {
+  input %x: f32[4,2,3,3]
+  const %sc: f32[4] = [1,1,2,2]
+  %y: f32[4,2,6,6] = Resize(%x, _, %sc) {mode="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="ceil"}
+  output %y
+})",
+      // ... or a crop of dim 0 by the roi
+      R"(graph g opset(ai.onnx=13) {
+  input %x: f32[4,2,3,3]
+  const %roi: f32[8] = [0.25,0,0,0,0.75,1,1,1]
+  const %sc: f32[4] = [1,1,1,1]
+  %y: f32[4,2,3,3] = Resize(%x, %roi, %sc) {mode="linear", coordinate_transformation_mode="tf_crop_and_resize"}
+  output %y
+})",
       // a Squeeze of every dim of 1 (dim 0 too in a one-image copy)
       R"(graph g opset(ai.onnx=13) {
   input %x: f32[4,1,3]
@@ -184,6 +207,30 @@ TEST_F(BatchSplit, NodesThatMixImagesKeepTheGraphWhole) {
     EXPECT_EQ(ir(*g), before) << text;
     EXPECT_EQ(res.counters["batch_split.refused"], 1) << text;
   }
+}
+
+TEST_F(BatchSplit, AValueListedTwiceAsAGraphOutputGetsOneConcat) {
+  set("micro_batch", "1");
+  auto g = h.parse(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,3]
+  %y: f32[2,3] = Relu(%x)
+  output %y
+  output %y
+})");
+  auto before = g->clone();
+  run(*g);
+  EXPECT_EQ(ir(*g), R"(graph g opset(ai.onnx=13) {
+  input %x: f32[2,3]
+  const %x_split: i64[2]
+  %x_b0: f32[1,3], %x_b1: f32[1,3] = Split(%x, %x_split) {axis=0}
+  %y_b0: f32[1,3] = Relu(%x_b0)
+  %y_b1: f32[1,3] = Relu(%x_b1)
+  %y: f32[2,3] = Concat(%y_b0, %y_b1) {axis=0}
+  output %y
+  output %y
+}
+)");
+  h.expect_same_outputs(*before, *g, 0);
 }
 
 TEST_F(BatchSplit, AMicroBatchThatDoesNotDivideTheBatchIsAnError) {
