@@ -1,7 +1,9 @@
 // Hand-stated cases of the neural-network kernels that the ONNX node tests miss: Resize
 // half_pixel vs align_corners on a 3x3 -> 5x5 image, LSTM with sequence_lens shorter than the
 // sequence (both directions), ConvTranspose with groups and output_padding (inside the end
-// padding and past it, where only the bias reaches).
+// padding and past it, where only the bias reaches), the LSTM at two threads equal to one.
+#include <cstring>
+
 #include "blocked_conv_support.h"
 #include "test_util.h"
 #include "kernel_harness.h"
@@ -133,6 +135,45 @@ TEST(LSTM, SequenceLensShorterThanSequenceBidirectional) {
         }
       for (int64_t k = 0; k < H; ++k)
         EXPECT_NEAR(Yh[(d * B + bb) * H + k], hf[k], 1e-5f) << "Y_h d=" << d << " b=" << bb;
+    }
+}
+
+// The default LSTM cell at two threads splits the hidden units between them (rnn.cc): with
+// H = 64 (two halves of 32), both directions, sequence lengths 5, 3 and 0, the outputs equal the
+// one-thread kernel's bit for bit and the scalar reference within 1e-5.
+TEST(LSTM, TwoThreadsSplitTheHiddenUnitsWithTheSameBits) {
+  const int64_t T = 5, B = 3, I = 8, H = 64, D = 2;
+  Tensor x = rnd({T, B, I}, 17), w = rnd({D, 4 * H, I}, 18), r = rnd({D, 4 * H, H}, 19), b = rnd({D, 8 * H}, 20);
+  for (Tensor* t : {&w, &r}) {  // keep the gates away from saturation so the values say something
+    for (float& v : t->span<float>()) v *= 0.25f;
+  }
+  Tensor lens = Tensor::allocate(DataType::Int32, {B});
+  const int32_t L[] = {5, 3, 0};
+  for (int i = 0; i < B; ++i) lens.data_as<int32_t>()[i] = L[i];
+  KernelHarness h(cpu::register_nn_kernels);
+  const std::vector<OutSpec> outs = {OutSpec{DataType::Float32, {T, D, B, H}}, OutSpec{DataType::Float32, {D, B, H}},
+                                     OutSpec{DataType::Float32, {D, B, H}}};
+  const Attributes a = attrs({{"hidden_size", int64_t{H}}, {"direction", std::string("bidirectional")}});
+  auto one = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 1);
+  auto two = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 2);
+  for (size_t o = 0; o < 3; ++o) {
+    ASSERT_EQ(one[o].nbytes(), two[o].nbytes());
+    EXPECT_EQ(std::memcmp(one[o].data(), two[o].data(), one[o].nbytes()), 0) << "output " << o;
+  }
+  const float* Y = two[0].data_as<float>();
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t bb = 0; bb < B; ++bb) {
+      std::vector<float> xs;
+      for (int64_t t = 0; t < L[bb]; ++t)
+        for (int64_t k = 0; k < I; ++k) xs.push_back(x.data_as<float>()[(t * B + bb) * I + k]);
+      std::vector<std::vector<float>> ys;
+      std::vector<float> hf;
+      ref_lstm(xs.data(), L[bb], I, H, w.data_as<float>() + d * 4 * H * I, r.data_as<float>() + d * 4 * H * H,
+               b.data_as<float>() + d * 8 * H, d == 1, ys, hf);
+      for (int64_t t = 0; t < L[bb]; ++t)
+        for (int64_t k = 0; k < H; ++k)
+          EXPECT_NEAR(Y[((t * D + d) * B + bb) * H + k], ys[t][k], 1e-5f) << "t=" << t << " d=" << d << " b=" << bb;
+      for (int64_t k = 0; k < H; ++k) EXPECT_NEAR(two[1].data_as<float>()[(d * B + bb) * H + k], hf[k], 1e-5f);
     }
 }
 
