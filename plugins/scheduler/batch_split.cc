@@ -187,8 +187,13 @@ class Analysis {
       return operands(n, out_rank, weights);
     }
     if (axis_ops().count(op)) {
-      const int64_t dflt = op == "Flatten" || op == "Softmax" || op == "LogSoftmax" || op == "Hardmax" ? (n.graph()->opset("") >= 13 && op != "Flatten" ? -1 : 1)
-                           : op == "LayerNormalization" || op == "LpNormalization" || op == "TopK" ? -1 : 0;
+      // ONNX's default axes: Flatten 1; Softmax, LogSoftmax, Hardmax 1 before opset 13 (the
+      // input coerced to 2-D there), -1 from 13; LayerNormalization, LpNormalization, TopK -1;
+      // the others 0 (which refuses).
+      int64_t dflt = 0;
+      if (op == "Flatten") dflt = 1;
+      else if (op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") dflt = n.graph()->opset("") >= 13 ? -1 : 1;
+      else if (op == "LayerNormalization" || op == "LpNormalization" || op == "TopK") dflt = -1;
       int64_t a = axis(n, dflt);
       if (op == "CumSum") {
         std::vector<int64_t> s;
