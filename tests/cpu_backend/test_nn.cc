@@ -105,19 +105,11 @@ void ref_lstm(const float* x, int64_t len, int64_t I, int64_t H, const float* W,
   }
 }
 
-TEST(LSTM, SequenceLensShorterThanSequenceBidirectional) {
-  const int64_t T = 4, B = 3, I = 2, H = 3, D = 2;
-  Tensor x = rnd({T, B, I}, 7), w = rnd({D, 4 * H, I}, 8), r = rnd({D, 4 * H, H}, 9), b = rnd({D, 8 * H}, 10);
-  Tensor lens = Tensor::allocate(DataType::Int32, {B});
-  const int32_t L[] = {4, 2, 1};
-  for (int i = 0; i < B; ++i) lens.data_as<int32_t>()[i] = L[i];
-  KernelHarness h(cpu::register_nn_kernels);
-  auto out = h.run("LSTM", {x, w, r, b, lens},
-                   {OutSpec{DataType::Float32, {T, D, B, H}}, OutSpec{DataType::Float32, {D, B, H}},
-                    OutSpec{DataType::Float32, {D, B, H}}},
-                   attrs({{"hidden_size", int64_t{H}}, {"direction", std::string("bidirectional")}}), 14, {1, 2, 3});
-  const float* Y = out[0].data_as<float>();
-  const float* Yh = out[1].data_as<float>();
+// Checks a layout-0 LSTM's Y [T, D, B, H] and Y_h [D, B, H] against ref_lstm for every direction
+// and batch entry, each over its own length L[b]; Y is zero past it.
+void expect_lstm_matches_reference(const Tensor& Y, const Tensor& Yh, const Tensor& x, const Tensor& w,
+                                   const Tensor& r, const Tensor& b, const int32_t* L, int64_t D, int64_t H) {
+  const int64_t T = x.shape()[0], B = x.shape()[1], I = x.shape()[2];
   for (int64_t d = 0; d < D; ++d)
     for (int64_t bb = 0; bb < B; ++bb) {
       // This entry's own sequence, contiguous [len, I].
@@ -131,11 +123,26 @@ TEST(LSTM, SequenceLensShorterThanSequenceBidirectional) {
       for (int64_t t = 0; t < T; ++t)
         for (int64_t k = 0; k < H; ++k) {
           const float want = t < L[bb] ? ys[t][k] : 0.f;  // Y is zero past the entry's length
-          EXPECT_NEAR(Y[((t * D + d) * B + bb) * H + k], want, 1e-5f) << "Y t=" << t << " d=" << d << " b=" << bb;
+          EXPECT_NEAR(Y.data_as<float>()[((t * D + d) * B + bb) * H + k], want, 1e-5f)
+              << "Y t=" << t << " d=" << d << " b=" << bb;
         }
       for (int64_t k = 0; k < H; ++k)
-        EXPECT_NEAR(Yh[(d * B + bb) * H + k], hf[k], 1e-5f) << "Y_h d=" << d << " b=" << bb;
+        EXPECT_NEAR(Yh.data_as<float>()[(d * B + bb) * H + k], hf[k], 1e-5f) << "Y_h d=" << d << " b=" << bb;
     }
+}
+
+TEST(LSTM, SequenceLensShorterThanSequenceBidirectional) {
+  const int64_t T = 4, B = 3, I = 2, H = 3, D = 2;
+  Tensor x = rnd({T, B, I}, 7), w = rnd({D, 4 * H, I}, 8), r = rnd({D, 4 * H, H}, 9), b = rnd({D, 8 * H}, 10);
+  Tensor lens = Tensor::allocate(DataType::Int32, {B});
+  const int32_t L[] = {4, 2, 1};
+  for (int i = 0; i < B; ++i) lens.data_as<int32_t>()[i] = L[i];
+  KernelHarness h(cpu::register_nn_kernels);
+  auto out = h.run("LSTM", {x, w, r, b, lens},
+                   {OutSpec{DataType::Float32, {T, D, B, H}}, OutSpec{DataType::Float32, {D, B, H}},
+                    OutSpec{DataType::Float32, {D, B, H}}},
+                   attrs({{"hidden_size", int64_t{H}}, {"direction", std::string("bidirectional")}}), 14, {1, 2, 3});
+  expect_lstm_matches_reference(out[0], out[1], x, w, r, b, L, D, H);
 }
 
 // The default LSTM cell at two threads splits the hidden units between them (rnn.cc): with
@@ -160,21 +167,7 @@ TEST(LSTM, TwoThreadsSplitTheHiddenUnitsWithTheSameBits) {
     ASSERT_EQ(one[o].nbytes(), two[o].nbytes());
     EXPECT_EQ(std::memcmp(one[o].data(), two[o].data(), one[o].nbytes()), 0) << "output " << o;
   }
-  const float* Y = two[0].data_as<float>();
-  for (int64_t d = 0; d < D; ++d)
-    for (int64_t bb = 0; bb < B; ++bb) {
-      std::vector<float> xs;
-      for (int64_t t = 0; t < L[bb]; ++t)
-        for (int64_t k = 0; k < I; ++k) xs.push_back(x.data_as<float>()[(t * B + bb) * I + k]);
-      std::vector<std::vector<float>> ys;
-      std::vector<float> hf;
-      ref_lstm(xs.data(), L[bb], I, H, w.data_as<float>() + d * 4 * H * I, r.data_as<float>() + d * 4 * H * H,
-               b.data_as<float>() + d * 8 * H, d == 1, ys, hf);
-      for (int64_t t = 0; t < L[bb]; ++t)
-        for (int64_t k = 0; k < H; ++k)
-          EXPECT_NEAR(Y[((t * D + d) * B + bb) * H + k], ys[t][k], 1e-5f) << "t=" << t << " d=" << d << " b=" << bb;
-      for (int64_t k = 0; k < H; ++k) EXPECT_NEAR(two[1].data_as<float>()[(d * B + bb) * H + k], hf[k], 1e-5f);
-    }
+  expect_lstm_matches_reference(two[0], two[1], x, w, r, b, L, D, H);
 }
 
 // ---------------------------------------------------------------- ConvTranspose

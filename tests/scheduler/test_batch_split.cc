@@ -15,15 +15,7 @@ class BatchSplit : public ::testing::Test {
     h.env().manifest.sections["batch_split"][key] = {toml, "test"};
   }
   /// The pass alone at `threads` threads per kernel.
-  core::CompileResult run(Graph& g, int threads = 1) {
-    core::CompileOptions o;
-    o.opt_level = OptLevel::O2;
-    o.only = std::vector<std::string>{"batch_split"};
-    o.verify_each = true;
-    o.fail_on_pass_error = true;
-    o.threads = threads;
-    return core::compile_graph(g, h.env(), o);
-  }
+  core::CompileResult run(Graph& g, int threads = 1) { return h.run(g, {"batch_split"}, OptLevel::O2, false, threads); }
   static std::string ir(const Graph& g) { return print_graph(g, {.show_node_names = false}); }
   test::PassHarness h;
 };

@@ -36,10 +36,12 @@ class PassHarness {
     return g;
   }
 
-  /// Runs only the named passes / fusion rules (at `level`, relaxed numerics unless strict).
+  /// Runs only the named passes / fusion rules (at `level`, relaxed numerics unless strict, with
+  /// the thread budget `threads` that passes see as PassContext::threads).
   core::CompileResult run(Graph& g, std::vector<std::string> only, OptLevel level = OptLevel::O3,
-                          bool strict = false) {
+                          bool strict = false, int threads = 1) {
     core::CompileOptions o;
+    o.threads = threads;
     o.opt_level = level;
     o.strict_numerics = strict;
     o.only = std::move(only);
