@@ -40,6 +40,7 @@ function runGe(ctx, model, threads, round) {
   const argv = [ctx.gec, 'run', model.file, '--iterations', String(ctx.iterations), '--threads', String(threads),
     '--json', tmp];
   if (model.inputs) argv.push('--inputs', model.inputs, '--check', model.inputs);
+  if (model.inputs && model.maxRelL2) argv.push('--max-rel-l2', String(model.maxRelL2));
   for (const [name, dims] of Object.entries(model.inputShapes ?? {})) argv.push('--input-shape', `${name}:${dims.join(',')}`);
   const r = runMeasured(argv, { logFile: path.join(ctx.logs, `ge_${model.slug}_t${threads}_r${round}.log`) });
   const j = readJson(tmp);
@@ -130,7 +131,7 @@ function batchedVariant(ctx, model, B) {
   fs.writeFileSync(ortFile, withInputShapes(fs.readFileSync(file), inputShapes));
   const mark = nFreed > 0 ? `*` : '';
   return { variant: { name: `${model.name}@b${B}${mark}`, slug: `${model.slug}_b${B}`, file, ortFile, inputs: dir,
-    inputShapes, batch: B, base: model.name, batchFreedReshapes: nFreed } };
+    inputShapes, batch: B, base: model.name, batchFreedReshapes: nFreed, maxRelL2: model.maxRelL2 } };
 }
 
 export function runLatency(ctx) {

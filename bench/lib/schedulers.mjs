@@ -18,6 +18,7 @@ export function runSchedulers(ctx) {
           const argv = [ctx.gec, 'run', m.file, '--quiet', '--scheduler', sched, '--threads', String(threads),
             '--iterations', String(ctx.iterations), '--json', json];
           if (m.inputs) argv.push('--inputs', m.inputs, '--check', m.inputs);
+          if (m.inputs && m.maxRelL2) argv.push('--max-rel-l2', String(m.maxRelL2));
           ctx.progress(`schedulers: ${m.name} ${sched} ${threads}T round ${round + 1}/${ctx.rounds}`);
           const p = runMeasured(argv, { logFile: path.join(ctx.logs, `sched-${m.slug}-${threads}-${sched}-${round}.log`) });
           const j = readJson(json);
