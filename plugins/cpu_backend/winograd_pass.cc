@@ -13,7 +13,8 @@
 //
 // Candidates: ONNX Conv and ge.FusedConv with float32 operands, 2-D, 3×3 kernel, stride 1,
 // dilation 1, group 1, constant weights (transformed once at kernel build), not marked for bf16
-// (cpu_precision runs first). A candidate gets the attribute cpu_conv_algorithm = "winograd"; the
+// (cpu_precision runs first), and channel counts and image size where Winograd measured faster
+// (winograd_pays below). A candidate gets the attribute cpu_conv_algorithm = "winograd"; the
 // kernel (conv.cc) asks oneDNN for a Winograd primitive with the node's post-ops and takes the
 // direct one where oneDNN has none for that configuration (the profile's kernel name says which:
 // "jit_fp32_wino_2x3", "jit_wino_4x3" or "jit"). The layout pass leaves such a node's weights
@@ -31,6 +32,20 @@
 namespace ge::cpu {
 namespace {
 
+/// Where oneDNN's Winograd kernels lose to its direct one (gec profile, 1 thread, AMD EPYC, per
+/// conv, direct / Winograd; docs/cpu.md): with few channels the per-tile transforms, whose cost
+/// grows with C + M, outweigh the saved multiplications, whose number grows with C·M —
+/// 16 → 16 channels at 64×64 and 128×128 outputs 0.78–0.91 (yolo_small, unet_small); and a large
+/// image over few input channels — inception_v3's 32 → 32 and 32 → 64 at 147×147 0.79 and 0.88,
+/// where 16 → 32 at 64×64 (1.40), 16 → 64 at 55×55 (1.48), 32 → 32 at 64×64 (1.15–1.25) and
+/// 48 → 16 at 128×128 (1.40) still gain. `C` input channels (per group: one group here), `M`
+/// output channels, `spatial` output H·W.
+bool winograd_pays(int64_t C, int64_t M, int64_t spatial) {
+  if (C * M <= 16 * 16) return false;
+  if (spatial >= 128 * 128 && C <= 32) return false;
+  return true;
+}
+
 bool is_winograd_candidate(const Node& n) {
   const bool conv = (n.domain().empty() && n.op_type() == "Conv") || (n.domain() == "ge" && n.op_type() == "FusedConv");
   if (!conv || n.attrs.has(kComputeDtypeAttr)) return false;
@@ -42,7 +57,7 @@ bool is_winograd_candidate(const Node& n) {
   for (const char* a : {"strides", "dilations"})
     for (int64_t v : n.attrs.get_ints(a))
       if (v != 1) return false;
-  return true;
+  return winograd_pays(w->shape[1], w->shape[0], y->shape[2] * y->shape[3]);
 }
 
 class CpuConvWinogradPass : public Pass {
