@@ -23,11 +23,13 @@
 namespace ge::cpu {
 namespace {
 
-/// A one-group float32 3×3 convolution with stride 2 and channels in multiples of 16 (at least
-/// 64 in): oneDNN 2.6's brgemm convolution on NHWC runs these faster than its direct one on
-/// nChw16c, whose weights (up to 9.4 MB in ResNet-50's stage 4) arrive from memory cold every
-/// inference (gec profile, 1 thread, resnet50's three: 1040 → 897, 1153 → 898, 1773 → 1201 µs,
-/// docs/layout.md).
+/// A one-group float32 convolution with channels in multiples of 16 (at least 64 in) that is
+/// either 3×3 with stride 2 or 1×k / k×1 with stride 1: oneDNN 2.6's brgemm convolution on NHWC
+/// runs these faster than its direct one on nChw16c (gec profile, 1 thread, docs/layout.md) —
+/// the 3×3 stride-2 ones, whose weights (up to 9.4 MB in ResNet-50's stage 4) arrive from memory
+/// cold every inference, resnet50's three 1040 → 897, 1153 → 898, 1773 → 1201 µs; the 1×k / k×1
+/// ones inception_v3's 1×7 and 7×1 at 17×17 278–686 → 238–534 µs (the k×1 ones gain most) and
+/// its 1×3 and 3×1 at 8×8 368–397 → 235–251 µs.
 /// The layout pass converts their activations NC1HWC0 ↔ NHWC in one TransData each way
 /// (compose_transdata).
 bool nhwc_conv(const Node& n) {
@@ -39,9 +41,12 @@ bool nhwc_conv(const Node& n) {
     return false;
   const std::vector<int64_t> strides = n.attrs.get_ints("strides", {1, 1});
   const std::vector<int64_t> dilations = n.attrs.get_ints("dilations", {1, 1});
-  return n.attrs.get_int("group", 1) == 1 && strides == std::vector<int64_t>{2, 2} &&
-         dilations == std::vector<int64_t>{1, 1} && w->shape[2] == 3 && w->shape[3] == 3 && x->shape[1] >= 64 &&
-         x->shape[1] % kFormatC0 == 0 && w->shape[0] % kFormatC0 == 0;
+  const bool one_group = n.attrs.get_int("group", 1) == 1 && dilations == std::vector<int64_t>{1, 1};
+  const bool channels = x->shape[1] >= 64 && x->shape[1] % kFormatC0 == 0 && w->shape[0] % kFormatC0 == 0;
+  // A 1×k or k×1 kernel (k > 1), stride 1 (inception_v3's factorized 7×7 and 3×3 convs).
+  const bool one_by_k = (w->shape[2] == 1) != (w->shape[3] == 1) && strides == std::vector<int64_t>{1, 1};
+  if (one_group && channels && one_by_k) return true;
+  return one_group && channels && strides == std::vector<int64_t>{2, 2} && w->shape[2] == 3 && w->shape[3] == 3;
 }
 
 std::optional<NodeFormats> cpu_format_preference(const Node& n) {

@@ -4,8 +4,14 @@
 //   before:  x@NC1HWC0 -> TransData(NC1HWC0 -> NCHW) -> a -> Relu -> r -> TransData(NCHW -> NC1HWC0)
 //   after:   x@NC1HWC0 -> Relu -> r'@NC1HWC0 -> TransData(NC1HWC0 -> NCHW) -> r -> TransData(...)
 // and cancel_transdata then removes the pair after the Relu. The node moves only when every
-// input its preference wants blocked arrives from such a TransData (otherwise moving would add
-// a conversion instead of removing one) and no output is a graph output.
+// input its preference wants blocked arrives from a TransData to the plain format (otherwise
+// moving would add a conversion instead of removing one), at least one of them from the wanted
+// format itself, and no output is a graph output. An input converted from another format the SDK
+// converts to the wanted one directly (NHWC, from a convolution the backend runs on NHWC) gets a
+// TransData to the wanted format, which compose_transdata joins with the one before it: the
+// conversions from the wanted format go, the others stay one each. So a Concat of two NC1HWC0
+// and two NHWC branches (inception_v3's blocks) concatenates NC1HWC0 and only its NHWC inputs
+// convert, instead of all four converting to NCHW and its output back for every blocked reader.
 #include <string>
 
 #include "layout_steps.h"
@@ -15,12 +21,12 @@ namespace {
 
 bool plain(Format f) { return f == Format::ND || f == Format::NCHW; }
 
-/// The blocked value a plain value was converted from, or null.
-Value* blocked_source(const Value* v, Format want) {
+/// The non-plain value a plain value was converted from by a TransData, or null.
+Value* converted_from(const Value* v) {
   const Node* p = v ? v->producer() : nullptr;
   if (!p || !is_transdata(*p) || !plain(v->format)) return nullptr;
   Value* src = p->input(0);
-  return src->format == want ? src : nullptr;
+  return plain(src->format) ? nullptr : src;
 }
 
 bool can_sink(const Node& n, const NodeFormats& f) {
@@ -28,8 +34,10 @@ bool can_sink(const Node& n, const NodeFormats& f) {
   bool any = false;
   for (size_t i = 0; i < n.num_inputs(); ++i) {
     if (plain(f.inputs[i])) continue;
-    if (!blocked_source(n.input(i), f.inputs[i])) return false;
-    any = true;
+    const Value* src = converted_from(n.input(i));
+    if (!src) return false;
+    if (src->format == f.inputs[i]) any = true;
+    else if (!can_convert_format(src->format, f.inputs[i], src->shape.rank())) return false;
   }
   for (size_t o = 0; o < n.num_outputs(); ++o)
     if (n.output(o) && n.output(o)->is_graph_output() && !plain(f.outputs[o])) return false;
@@ -44,8 +52,11 @@ int sink_transdata(Graph& g, const FormatPreferenceFn& prefer) {
     if (is_transdata(*n)) continue;
     std::optional<NodeFormats> f = prefer(*n);
     if (!f || !can_sink(*n, *f)) continue;
-    for (size_t i = 0; i < n->num_inputs(); ++i)
-      if (!plain(f->inputs[i])) g.set_input(n, i, blocked_source(n->input(i), f->inputs[i]));
+    for (size_t i = 0; i < n->num_inputs(); ++i) {
+      if (plain(f->inputs[i])) continue;
+      Value* src = converted_from(n->input(i));
+      g.set_input(n, i, src->format == f->inputs[i] ? src : add_transdata(g, n->input(i), f->inputs[i]));
+    }
     for (size_t o = 0; o < n->num_outputs(); ++o) {
       Value* y = n->output(o);
       if (!y || plain(f->outputs[o])) continue;

@@ -275,6 +275,48 @@ TEST_F(LayoutPass, StrideTwo3x3ConvRunsNhwcWithOneConversionEachWay) {
 )");
 }
 
+// 1×k and k×1 convs (stride 1, 64 channels) run on NHWC too. Their branch and a blocked one meet
+// in a Concat: it concatenates NC1HWC0 (sink_transdata takes the blocked branch as it is and the
+// NHWC one through one direct conversion), so its blocked reader needs no conversion at all.
+TEST_F(LayoutPass, OneByKConvsRunNhwcAndTheirConcatWithABlockedBranchStaysBlocked) {
+  GE_REQUIRE_BLOCKED_CONVS();
+  check(R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,64,8,8]
+  const %w1: f32[64,64,1,1]
+  const %w17: f32[64,64,1,7]
+  const %w71: f32[64,64,7,1]
+  const %w2: f32[64,128,1,1]
+  %a: f32[1,64,8,8] = Conv(%x, %w1)
+  %b: f32[1,64,8,8] = Conv(%a, %w17) {pads=[0,3,0,3]}
+  %c: f32[1,64,8,8] = Conv(%b, %w71) {pads=[3,0,3,0]}
+  %d: f32[1,64,8,8] = Conv(%a, %w1)
+  %e: f32[1,128,8,8] = Concat(%c, %d) {axis=1}
+  %f: f32[1,64,8,8] = Conv(%e, %w2)
+  %y: f32[1,4096] = Flatten(%f)
+  output %y
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,64,8,8]
+  const %w17: f32[64,64,1,7]
+  const %w71: f32[64,64,7,1]
+  const %w1_OIhw16i16o: f32[64,64,1,1]@OIhw16i16o
+  const %w2_OIhw16i16o: f32[64,128,1,1]@OIhw16i16o
+  %x_NC1HWC0: f32[1,64,8,8]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="ND"}
+  %a: f32[1,64,8,8]@NC1HWC0 = Conv(%x_NC1HWC0, %w1_OIhw16i16o)
+  %a_ND_NHWC: f32[1,64,8,8]@NHWC = ge.TransData(%a) {dst_format="NHWC", src_format="NC1HWC0"}
+  %b: f32[1,64,8,8]@NHWC = Conv(%a_ND_NHWC, %w17) {pads=[0,3,0,3]}
+  %c: f32[1,64,8,8]@NHWC = Conv(%b, %w71) {pads=[3,0,3,0]}
+  %c_ND_NC1HWC0: f32[1,64,8,8]@NC1HWC0 = ge.TransData(%c) {dst_format="NC1HWC0", src_format="NHWC"}
+  %d: f32[1,64,8,8]@NC1HWC0 = Conv(%a, %w1_OIhw16i16o)
+  %e: f32[1,128,8,8]@NC1HWC0 = Concat(%c_ND_NC1HWC0, %d) {axis=1}
+  %f: f32[1,64,8,8]@NC1HWC0 = Conv(%e, %w2_OIhw16i16o)
+  %f_ND: f32[1,64,8,8] = ge.TransData(%f) {dst_format="ND", src_format="NC1HWC0"}
+  %y: f32[1,4096] = Flatten(%f_ND)
+  output %y
+}
+)");
+}
+
 TEST_F(LayoutPass, ConvWhoseOutputIsAGraphOutputStaysNchw) {
   check(R"(graph g opset(ai.onnx=13) {
   input %x: f32[1,16,4,4]
