@@ -12,6 +12,7 @@
 
 #include "cpu_backend.h"
 #include "tensor_common.h"
+#include "vecmath.h"
 
 namespace ge::cpu {
 namespace {
@@ -58,6 +59,7 @@ class SoftmaxKernel : public CpuKernel {
       parallel_for(outer_, [&](int64_t o) {
         const float* xr = x + o * n;
         float* yr = y + o * n;
+        if (!log && vec::softmax(xr, yr, n)) return;
         const float m = simd::max(xr, n);
         if (log) {
           const float lse = m + std::log(simd::exp_shifted(nullptr, xr, m, n));

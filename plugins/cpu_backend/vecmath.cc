@@ -179,6 +179,53 @@ GE_AVX512 void select32_avx512(const bool* c, const uint32_t* x, int64_t sx, con
   for (; i < n; ++i) o[i] = c[i] ? x[i * sx] : y[i * sy];
 }
 
+// softmax over one contiguous row: max, exp(x - max) stored with its sum, scale — three passes
+// over a row that stays in L1, 16 lanes each with a masked tail (no scalar remainder: rows of
+// odd length, a ViT's 197 tokens, cost no more per element than others). Below -87.3 the
+// shifted exp is 0, not a subnormal (as the scalar softmax and ge.Attention do); a NaN passes.
+// Horizontal max / sum through memory (GCC 12's _mm512_reduce_* trip -Werror=uninitialized).
+GE_AVX512 inline float hmax16(__m512 a) {
+  alignas(64) float t[16];
+  _mm512_store_ps(t, a);
+  float r = t[0];
+  for (int j = 1; j < 16; ++j) r = t[j] > r ? t[j] : r;
+  return r;
+}
+GE_AVX512 inline float hsum16(__m512 a) {
+  alignas(64) float t[16];
+  _mm512_store_ps(t, a);
+  float r = 0;
+  for (int j = 0; j < 16; ++j) r += t[j];
+  return r;
+}
+
+GE_AVX512 void softmax_avx512(const float* x, float* y, int64_t n) {
+  const int64_t full = n & ~int64_t{15};
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - full)) - 1);
+  __m512 mx = v(-INFINITY);
+  for (int64_t i = 0; i < full; i += 16) mx = _mm512_max_ps(mx, _mm512_loadu_ps(x + i));
+  if (tail) mx = _mm512_mask_max_ps(mx, tail, mx, _mm512_maskz_loadu_ps(tail, x + full));
+  const __m512 m = v(hmax16(mx));
+  auto shifted_exp = [&](__m512 xv) GE_AVX512 {
+    const __m512 t = _mm512_sub_ps(xv, m);
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(t, v(-87.3f), _CMP_NLT_UQ), exp16(t));
+  };
+  __m512 sum = _mm512_setzero_ps();
+  for (int64_t i = 0; i < full; i += 16) {
+    const __m512 e = shifted_exp(_mm512_loadu_ps(x + i));
+    _mm512_storeu_ps(y + i, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  if (tail) {
+    const __m512 e = _mm512_maskz_mov_ps(tail, shifted_exp(_mm512_maskz_loadu_ps(tail, x + full)));
+    _mm512_mask_storeu_ps(y + full, tail, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  const __m512 inv = v(1.f / hsum16(sum));
+  for (int64_t i = 0; i < full; i += 16) _mm512_storeu_ps(y + i, _mm512_mul_ps(_mm512_loadu_ps(y + i), inv));
+  if (tail) _mm512_mask_storeu_ps(y + full, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, y + full), inv));
+}
+
 // F, DQ, BW and VL together: every AVX-512 server core since Skylake-SP has them.
 const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
@@ -206,6 +253,12 @@ void tanh(const float* x, float* y, int64_t n) {
 void erf(const float* x, float* y, int64_t n) {
   if (kAvx512) return erf_avx512(x, y, n);
   for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+}
+
+bool softmax(const float* x, float* y, int64_t n) {
+  if (!kAvx512) return false;
+  softmax_avx512(x, y, n);
+  return true;
 }
 
 bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n) {

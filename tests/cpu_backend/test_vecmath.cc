@@ -89,5 +89,41 @@ TEST(VecMath, ExpLogSigmoidAgainstLibm) {
   EXPECT_EQ(e[5], 0.0f);
 }
 
+// softmax over one row, every length from 1 to 40 (each tail mask) and ViT's 197, against a
+// double-precision softmax; shifted values below -87.3 give 0 (not a subnormal); a NaN spreads
+// through the row; in place (y = x) gives the same. Skipped without AVX-512 (false returned).
+TEST(VecMath, SoftmaxRowsAgainstDouble) {
+  std::vector<int64_t> lengths;
+  for (int64_t n = 1; n <= 40; ++n) lengths.push_back(n);
+  lengths.push_back(197);
+  uint32_t state = 7;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 16777216.0f * 20.0f - 10.0f;  // [-10, 10)
+  };
+  for (const int64_t n : lengths) {
+    std::vector<float> x(static_cast<size_t>(n)), y(x.size());
+    for (float& v : x) v = next();
+    if (!cpu::vec::softmax(x.data(), y.data(), n)) GTEST_SKIP() << "no AVX-512";
+    double m = -INFINITY, sum = 0;
+    for (float v : x) m = std::max(m, static_cast<double>(v));
+    for (float v : x) sum += std::exp(v - m);
+    for (size_t i = 0; i < x.size(); ++i)
+      EXPECT_NEAR(y[i], std::exp(x[i] - m) / sum, 1e-6 * std::exp(x[i] - m) / sum + 1e-12) << "n=" << n << " i=" << i;
+    std::vector<float> z = x;
+    cpu::vec::softmax(z.data(), z.data(), n);
+    EXPECT_EQ(z, y) << "in place, n=" << n;
+  }
+  std::vector<float> x = {0.0f, -86.0f, -88.0f, -100.0f, -kInf, 1.0f, 0.5f}, y(x.size());  // max 1
+  ASSERT_TRUE(cpu::vec::softmax(x.data(), y.data(), 7));
+  EXPECT_GT(y[1], 0.0f);  // e^-87 below the row max: kept
+  EXPECT_EQ(y[2], 0.0f);  // e^-89: below -87.3, 0 rather than a subnormal
+  EXPECT_EQ(y[3], 0.0f);
+  EXPECT_EQ(y[4], 0.0f);
+  x[3] = kNaN;
+  ASSERT_TRUE(cpu::vec::softmax(x.data(), y.data(), 7));
+  for (float v : y) EXPECT_TRUE(std::isnan(v));
+}
+
 }  // namespace
 }  // namespace ge::test
