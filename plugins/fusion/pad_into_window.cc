@@ -11,8 +11,10 @@
 // when c = 1 or q = 0, with ceil_mode 0 (a ceil-mode window may run past the padded tensor, where
 // the divisor rules of the two forms differ) and unit dilations. Exporters write torch's
 // avg_pool2d(..., padding=1, count_include_pad=True) this way (inception_v3's 9 branch pools) and
-// "same" paddings TensorFlow converters cannot express as symmetric pads. ONNX Runtime does the
-// same (onnxruntime/core/optimizer/pad_fusion.cc). MaxPool pads with −∞, not 0: not folded.
+// "same" paddings TensorFlow converters cannot express as symmetric pads. The same rewrite is
+// onnxoptimizer's fuse_pad_into_conv / fuse_pad_into_pool and OpenVINO's PadFusionConvolution /
+// PadFusionAvgPool (ONNX Runtime 1.30 runs inception_v3 with no Pad node left). MaxPool pads
+// with −∞, not 0: not folded.
 // Numerics: the same terms are summed, plus or minus zeros; the AveragePool result is bitwise the
 // same, but the convolution kernel oneDNN picks for the new padding may sum in another order, so
 // the rule declares Reassociates (numerics = "strict" keeps the Pad).

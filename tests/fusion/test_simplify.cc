@@ -1,5 +1,5 @@
 // The simplify passes (plugins/fusion: remove_identity, constant_folding, merge_transposes,
-// merge_reshapes, remove_noop, common_subexpression_elimination, dead_code_elimination): the
+// transpose_to_reshape, merge_reshapes, remove_noop, common_subexpression_elimination, dead_code_elimination): the
 // graph before and after each pass, equal outputs on random inputs, and the cases they must leave
 // alone (graph outputs, the fold size limit). test_simplify_models.cc runs them on the shared models.
 #include <gtest/gtest.h>
@@ -174,6 +174,48 @@ TEST_F(Simplify, MergeTransposesComposesPerms) {
   %r: f32[2,3,4] = Relu(%x)
   output %t2
   output %r
+}
+)");
+}
+
+// [1,197,768] -> [197,1,768] (perm [1,0,2]) and [2,1,3,1] -> [2,1,1,3] keep the order of the
+// axes longer than 1: Reshapes. [2,3,1] perm [1,0,2] swaps two long axes: stays. A Transpose
+// writing a graph output stays (the output keeps its node). The replacement nodes are appended
+// and the list sorted topologically again, hence the order.
+TEST_F(Simplify, TransposeMovingOnlyUnitAxesBecomesReshape) {
+  check("transpose_to_reshape", R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,197,8]
+  input %z: f32[2,1,3,1]
+  input %w: f32[2,3,1]
+  %t: f32[197,1,8] = Transpose(%x) {perm=[1,0,2]}
+  %a: f32[197,1,8] = Relu(%t)
+  %u: f32[2,1,1,3] = Transpose(%z) {perm=[0,3,1,2]}
+  %b: f32[2,1,1,3] = Relu(%u)
+  %v: f32[3,2,1] = Transpose(%w) {perm=[1,0,2]}
+  %c: f32[3,2,1] = Relu(%v)
+  %o: f32[197,1,8] = Transpose(%x) {perm=[1,0,2]}
+  output %a
+  output %b
+  output %c
+  output %o
+})",
+        R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,197,8]
+  input %z: f32[2,1,3,1]
+  input %w: f32[2,3,1]
+  const %t_shape: i64[3] = [197,1,8]
+  const %u_shape: i64[4] = [2,1,1,3]
+  %u: f32[2,1,1,3] = Reshape(%z, %u_shape)
+  %t: f32[197,1,8] = Reshape(%x, %t_shape)
+  %o: f32[197,1,8] = Transpose(%x) {perm=[1,0,2]}
+  %v: f32[3,2,1] = Transpose(%w) {perm=[1,0,2]}
+  %c: f32[3,2,1] = Relu(%v)
+  %b: f32[2,1,1,3] = Relu(%u)
+  %a: f32[197,1,8] = Relu(%t)
+  output %a
+  output %b
+  output %c
+  output %o
 }
 )");
 }
