@@ -146,28 +146,33 @@ TEST(LSTM, SequenceLensShorterThanSequenceBidirectional) {
 }
 
 // The default LSTM cell at two threads splits the hidden units between them (rnn.cc): with
-// H = 64 (two halves of 32), both directions, sequence lengths 5, 3 and 0, the outputs equal the
-// one-thread kernel's bit for bit and the scalar reference within 1e-5.
+// H = 64 (two halves of 32) and H = 96 (halves of 48: the AVX-512 gate blocks of 64 hidden units
+// plus a remainder of 32 at one thread, 48 per thread at two), both directions, sequence lengths
+// 5, 3 and 0, the outputs equal the one-thread kernel's bit for bit and the scalar reference
+// within 1e-5.
 TEST(LSTM, TwoThreadsSplitTheHiddenUnitsWithTheSameBits) {
-  const int64_t T = 5, B = 3, I = 8, H = 64, D = 2;
-  Tensor x = rnd({T, B, I}, 17), w = rnd({D, 4 * H, I}, 18), r = rnd({D, 4 * H, H}, 19), b = rnd({D, 8 * H}, 20);
-  for (Tensor* t : {&w, &r}) {  // keep the gates away from saturation so the values say something
-    for (float& v : t->span<float>()) v *= 0.25f;
+  for (const int64_t H : {64, 96}) {
+    SCOPED_TRACE("H = " + std::to_string(H));
+    const int64_t T = 5, B = 3, I = 8, D = 2;
+    Tensor x = rnd({T, B, I}, 17), w = rnd({D, 4 * H, I}, 18), r = rnd({D, 4 * H, H}, 19), b = rnd({D, 8 * H}, 20);
+    for (Tensor* t : {&w, &r}) {  // keep the gates away from saturation so the values say something
+      for (float& v : t->span<float>()) v *= 0.25f;
+    }
+    Tensor lens = Tensor::allocate(DataType::Int32, {B});
+    const int32_t L[] = {5, 3, 0};
+    for (int i = 0; i < B; ++i) lens.data_as<int32_t>()[i] = L[i];
+    KernelHarness h(cpu::register_nn_kernels);
+    const std::vector<OutSpec> outs = {OutSpec{DataType::Float32, {T, D, B, H}}, OutSpec{DataType::Float32, {D, B, H}},
+                                       OutSpec{DataType::Float32, {D, B, H}}};
+    const Attributes a = attrs({{"hidden_size", int64_t{H}}, {"direction", std::string("bidirectional")}});
+    auto one = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 1);
+    auto two = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 2);
+    for (size_t o = 0; o < 3; ++o) {
+      ASSERT_EQ(one[o].nbytes(), two[o].nbytes());
+      EXPECT_EQ(std::memcmp(one[o].data(), two[o].data(), one[o].nbytes()), 0) << "output " << o;
+    }
+    expect_lstm_matches_reference(two[0], two[1], x, w, r, b, L, D, H);
   }
-  Tensor lens = Tensor::allocate(DataType::Int32, {B});
-  const int32_t L[] = {5, 3, 0};
-  for (int i = 0; i < B; ++i) lens.data_as<int32_t>()[i] = L[i];
-  KernelHarness h(cpu::register_nn_kernels);
-  const std::vector<OutSpec> outs = {OutSpec{DataType::Float32, {T, D, B, H}}, OutSpec{DataType::Float32, {D, B, H}},
-                                     OutSpec{DataType::Float32, {D, B, H}}};
-  const Attributes a = attrs({{"hidden_size", int64_t{H}}, {"direction", std::string("bidirectional")}});
-  auto one = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 1);
-  auto two = h.run("LSTM", {x, w, r, b, lens}, outs, a, 14, {1, 2, 3}, 2);
-  for (size_t o = 0; o < 3; ++o) {
-    ASSERT_EQ(one[o].nbytes(), two[o].nbytes());
-    EXPECT_EQ(std::memcmp(one[o].data(), two[o].data(), one[o].nbytes()), 0) << "output " << o;
-  }
-  expect_lstm_matches_reference(two[0], two[1], x, w, r, b, L, D, H);
 }
 
 // ---------------------------------------------------------------- ConvTranspose
