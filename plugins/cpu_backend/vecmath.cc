@@ -179,7 +179,7 @@ GE_AVX512 void select32_avx512(const bool* c, const uint32_t* x, int64_t sx, con
   for (; i < n; ++i) o[i] = c[i] ? x[i * sx] : y[i * sy];
 }
 
-// softmax over one contiguous row: max, exp(x - max) stored with its sum, scale — three passes
+// softmax over one contiguous row (of scale · x): max, exp(x - max) stored with its sum, 1/sum — three passes
 // over a row that stays in L1, 16 lanes each with a masked tail (no scalar remainder: rows of
 // odd length, a ViT's 197 tokens, cost no more per element than others). Below -87.3 the
 // shifted exp is 0, not a subnormal (as the scalar softmax and ge.Attention do); a NaN passes.
@@ -199,15 +199,16 @@ GE_AVX512 inline float hsum16(__m512 a) {
   return r;
 }
 
-GE_AVX512 void softmax_avx512(const float* x, float* y, int64_t n) {
+GE_AVX512 void softmax_avx512(const float* x, float* y, int64_t n, float scale) {
   const int64_t full = n & ~int64_t{15};
   const __mmask16 tail = static_cast<__mmask16>((1u << (n - full)) - 1);
+  const __m512 sc = v(scale);
   __m512 mx = v(-INFINITY);
-  for (int64_t i = 0; i < full; i += 16) mx = _mm512_max_ps(mx, _mm512_loadu_ps(x + i));
-  if (tail) mx = _mm512_mask_max_ps(mx, tail, mx, _mm512_maskz_loadu_ps(tail, x + full));
+  for (int64_t i = 0; i < full; i += 16) mx = _mm512_max_ps(mx, _mm512_mul_ps(_mm512_loadu_ps(x + i), sc));
+  if (tail) mx = _mm512_mask_max_ps(mx, tail, mx, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, x + full), sc));
   const __m512 m = v(hmax16(mx));
   auto shifted_exp = [&](__m512 xv) GE_AVX512 {
-    const __m512 t = _mm512_sub_ps(xv, m);
+    const __m512 t = _mm512_sub_ps(_mm512_mul_ps(xv, sc), m);
     return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(t, v(-87.3f), _CMP_NLT_UQ), exp16(t));
   };
   __m512 sum = _mm512_setzero_ps();
@@ -255,9 +256,9 @@ void erf(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
 }
 
-bool softmax(const float* x, float* y, int64_t n) {
+bool softmax(const float* x, float* y, int64_t n, float scale) {
   if (!kAvx512) return false;
-  softmax_avx512(x, y, n);
+  softmax_avx512(x, y, n, scale);
   return true;
 }
 

@@ -19,9 +19,10 @@ void float_to_half(const float* x, uint16_t* y, int64_t n);
 /// o[j] = c[j] ? x[j * sx] : y[j * sy] on 4-byte elements, sx and sy 0 (a broadcast scalar)
 /// or 1; c holds 0/1 bytes. Returns false (nothing written) when the CPU lacks AVX-512.
 bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n);
-/// y = softmax(x) over one contiguous row of n > 0 elements (y may be x): exp(x - max) / sum, a
-/// shifted exp below -87.3 taken as 0. Returns false (nothing written) when the CPU lacks AVX-512.
-bool softmax(const float* x, float* y, int64_t n);
+/// y = softmax(scale · x) over one contiguous row of n > 0 elements (y may be x): with t = scale ·
+/// x, exp(t - max t) / sum, a shifted exp below -87.3 taken as 0 (scale · x rounds once, as a
+/// separate multiply would). Returns false (nothing written) when the CPU lacks AVX-512.
+bool softmax(const float* x, float* y, int64_t n, float scale = 1.f);
 /// True when the AVX-512 code runs (for benchmark labels).
 bool has_avx512();
 

@@ -91,7 +91,7 @@ TEST(VecMath, ExpLogSigmoidAgainstLibm) {
 
 // softmax over one row, every length from 1 to 40 (each tail mask) and ViT's 197, against a
 // double-precision softmax; shifted values below -87.3 give 0 (not a subnormal); a NaN spreads
-// through the row; in place (y = x) gives the same. Skipped without AVX-512 (false returned).
+// through the row; in place (y = x) gives the same, and a scale the same as scaling x first. Skipped without AVX-512 (false returned).
 TEST(VecMath, SoftmaxRowsAgainstDouble) {
   std::vector<int64_t> lengths;
   for (int64_t n = 1; n <= 40; ++n) lengths.push_back(n);
@@ -113,6 +113,12 @@ TEST(VecMath, SoftmaxRowsAgainstDouble) {
     std::vector<float> z = x;
     cpu::vec::softmax(z.data(), z.data(), n);
     EXPECT_EQ(z, y) << "in place, n=" << n;
+    // scale · x (attention's 1/√d): the same as scaling first.
+    std::vector<float> scaled = x, ys(x.size()), yx(x.size());
+    for (float& v : scaled) v *= 0.125f;
+    cpu::vec::softmax(x.data(), ys.data(), n, 0.125f);
+    cpu::vec::softmax(scaled.data(), yx.data(), n);
+    EXPECT_EQ(ys, yx) << "scale, n=" << n;
   }
   std::vector<float> x = {0.0f, -86.0f, -88.0f, -100.0f, -kInf, 1.0f, 0.5f}, y(x.size());  // max 1
   ASSERT_TRUE(cpu::vec::softmax(x.data(), y.data(), 7));
