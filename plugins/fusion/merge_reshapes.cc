@@ -32,9 +32,7 @@ Value* shape_constant(Graph& g, const Node& n, const std::vector<int64_t>& dims)
   if (n.op_type() == "Reshape" && n.input(1) && n.input(1)->is_constant() &&
       n.input(1)->dtype == DataType::Int64 && n.input(1)->data->to_int64_vector() == dims)
     return n.input(1);
-  Tensor t = Tensor::allocate(DataType::Int64, Shape{static_cast<int64_t>(dims.size())});
-  for (size_t i = 0; i < dims.size(); ++i) t.data_as<int64_t>()[i] = dims[i];
-  return g.add_constant(g.unique_value_name(n.output(0)->name() + "_shape"), std::move(t));
+  return add_shape_constant(g, n.output(0)->name(), dims);
 }
 
 class MergeReshapes : public Pass {

@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -33,6 +34,13 @@ inline std::vector<Node*> ordered_nodes(const Graph& g) {
 /// list still is one.
 inline void restore_topological_order(Graph& g) {
   if (!nodes_in_topological_order(g)) g.sort_topologically();
+}
+
+/// A new int64 constant [dims.size()] holding `dims` (a Reshape target), named after `base`.
+inline Value* add_shape_constant(Graph& g, const std::string& base, const std::vector<int64_t>& dims) {
+  Tensor t = Tensor::allocate(DataType::Int64, Shape{static_cast<int64_t>(dims.size())});
+  for (size_t i = 0; i < dims.size(); ++i) t.data_as<int64_t>()[i] = dims[i];
+  return g.add_constant(g.unique_value_name(base + "_shape"), std::move(t));
 }
 
 /// A value nobody reads, writes or exposes: safe to drop from the graph.

@@ -54,10 +54,7 @@ class TransposeToReshape : public Pass {
       bool zero = false;
       for (int64_t d : dims) zero |= d == 0;
       if (zero || perm.size() != dims.size() || !moves_only_unit_axes(perm, dims)) continue;
-      const std::vector<int64_t>& out = y->shape.dims();
-      Tensor s = Tensor::allocate(DataType::Int64, Shape{static_cast<int64_t>(out.size())});
-      for (size_t i = 0; i < out.size(); ++i) s.data_as<int64_t>()[i] = out[i];
-      Value* shape = g.add_constant(g.unique_value_name(y->name() + "_shape"), std::move(s));
+      Value* shape = add_shape_constant(g, y->name(), y->shape.dims());
       const std::string name = t->name();
       g.remove_node(t);
       Node* r = g.add_node("Reshape", name, {x, shape}, {y});

@@ -12,9 +12,9 @@ using test::PassHarness;
 
 std::string print(const Graph& g) { return print_graph(g, {.show_node_names = false}); }
 
-/// Parses `text`, gives its float constants random values (the padding value `value`, if any,
-/// `pad_value`), runs pad_into_window and checks the outputs against the graph before.
-std::unique_ptr<Graph> fold(PassHarness& h, const std::string& text, float pad_value = 0.f) {
+/// Parses `text` and gives its float constants random values, the padding value `value` (if
+/// any) `pad_value`.
+std::unique_ptr<Graph> parse_random(PassHarness& h, const std::string& text, float pad_value = 0.f) {
   auto g = h.parse(text);
   PassHarness::randomize_constants(*g);
   if (Value* v = g->find_value("value")) {
@@ -22,6 +22,12 @@ std::unique_ptr<Graph> fold(PassHarness& h, const std::string& text, float pad_v
     t.data_as<float>()[0] = pad_value;
     v->data = std::make_shared<const Tensor>(std::move(t));
   }
+  return g;
+}
+
+/// parse_random, then pad_into_window; the outputs must equal the graph's before.
+std::unique_ptr<Graph> fold(PassHarness& h, const std::string& text) {
+  auto g = parse_random(h, text);
   auto before = g->clone();
   h.run(*g, {"pad_into_window"});
   h.expect_same_outputs(*before, *g, 1e-6);
@@ -120,13 +126,7 @@ TEST(PadIntoWindow, LeavesWhatIsNotAZeroSpatialPadding) {
   };
   for (const Case& c : cases) {
     PassHarness h;
-    auto g = h.parse(c.text);
-    PassHarness::randomize_constants(*g);
-    if (Value* v = g->find_value("value")) {
-      Tensor t = Tensor::allocate(DataType::Float32, Shape{});
-      t.data_as<float>()[0] = c.value;
-      v->data = std::make_shared<const Tensor>(std::move(t));
-    }
+    auto g = parse_random(h, c.text, c.value);
     const std::string before = print(*g);
     h.run(*g, {"pad_into_window"});
     EXPECT_EQ(print(*g), before) << c.why;
