@@ -261,7 +261,10 @@ nlohmann::json make_report(const std::string& model, const Compiled& c) {
   if (mf.arena_bytes) memory["arena_bytes"] = *mf.arena_bytes;
   if (mf.lower_bound_bytes) memory["lower_bound_bytes"] = *mf.lower_bound_bytes;
   if (mf.no_reuse_bytes) memory["no_reuse_bytes"] = *mf.no_reuse_bytes;
-  if (mf.arena_bytes) memory["part_views"] = mf.part_views, memory["pad_in_place"] = mf.pad_in_place;
+  if (mf.arena_bytes) {
+    memory["part_views"] = mf.part_views, memory["pad_in_place"] = mf.pad_in_place;
+    memory["concat_in_place"] = mf.concat_in_place;
+  }
   // The layout pass's figures (docs/layout.md): counters "layout.<figure>".
   nlohmann::json layout = nlohmann::json::object();
   for (auto& [k, v] : c.result.counters)

@@ -29,6 +29,7 @@ MemoryFigures memory_figures(const CompileResult& r) {
   f.no_reuse_bytes = figure("memory.no_reuse_bytes");
   f.part_views = figure("memory.part_views").value_or(0);
   f.pad_in_place = figure("memory.pad_in_place").value_or(0);
+  f.concat_in_place = figure("memory.concat_in_place").value_or(0);
   return f;
 }
 

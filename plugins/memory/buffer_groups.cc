@@ -2,6 +2,7 @@
 #include "buffer_groups.h"
 
 #include "ge/sdk/error.h"
+#include "ge/sdk/memory.h"
 
 #include <algorithm>
 #include <map>
@@ -109,17 +110,102 @@ void try_inplace(Grouping& G, Node& n, const OpRegistry& ops, int64_t opset, con
   }
 }
 
+/// Row-major bytes: the logical shape is the storage order (not NHWC, not a blocked format).
+bool row_major(const Value* v) { return v->format == Format::ND || v->format == Format::NCHW; }
+
+/// Concat's slices along `axis` are contiguous runs of the output's bytes, input i at the sum
+/// of the earlier inputs' bytes, when every dim before the axis is 1 and every operand is
+/// row-major, or NC1HWC0 concatenated on C without padded channels (whole C1 blocks follow one
+/// another; docs/layout.md).
+bool concat_slices_contiguous(const Node& n) {
+  const Value* out = n.output(0);
+  const int64_t r = static_cast<int64_t>(out->shape.rank());
+  int64_t axis = n.attrs.get_int("axis", 0);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) return false;
+  for (int64_t d = 0; d < axis; ++d)
+    if (out->shape[d] != 1) return false;
+  const bool blocked = out->format == Format::NC1HWC0;
+  if (!row_major(out) && !(blocked && axis == 1)) return false;
+  for (const Value* in : n.inputs()) {
+    if (!in) continue;
+    if (in->format != out->format) return false;
+    if (blocked && in->nbytes() != static_cast<size_t>(in->shape.numel()) * dtype_size(in->dtype)) return false;
+  }
+  return true;
+}
+
+/// Last step reading v (its definition if nothing does).
+int last_use(const Grouping& G, const Value* v) {
+  int last = G.step(v->producer());
+  for (const Use& u : v->uses()) last = std::max(last, G.step(u.node));
+  return last;
+}
+
+/// A value that can move into a slice: alone at the start of its own group, written by a node
+/// with no other output, not excluded by the pass.
+bool movable(Grouping& G, const Value* v, const AliasOptions& opts) {
+  if (!G.has(v) || v->producer()->num_outputs() != 1 || opts.concat_excluded.count(v)) return false;
+  return G.offset_in_group(v) == 0 && G.group_of(v).bytes == v->nbytes();
+}
+
+/// Concat chains in place: Concat(x0, x1, ..., xk) where x0 .. x(p-1) already sit at their
+/// slices in one group (an earlier Concat of the same leading inputs placed them) and the rest
+/// can move. DenseNet's dense blocks are this chain (Huang et al., "Densely Connected
+/// Convolutional Networks", 2017, eq. 2: layer l reads [x0, x1, ..., x(l-1)]): every layer's
+/// Concat output becomes a prefix of one buffer and no layer copies. Unlike try_concat, the
+/// inputs may be read after the Concat (by the next Concat of the chain): values never change
+/// once written, and the output's slice j holds exactly x_j's bytes. The output's bytes must be
+/// free of every other member of the group that is read at or after this step; nothing of the
+/// group may lie where the moved inputs go. One stream only (several streams would need the
+/// happens-before checks of dies_at for every reader of the group).
+bool try_concat_chain(Grouping& G, Node& n, const AliasOptions& opts, std::vector<const Value*>* merged) {
+  Value* out = n.output(0);
+  if (opts.order || n.num_inputs() < 2 || !G.has(out) || G.group_of(out).members.size() != 1) return false;
+  std::vector<uint64_t> at;
+  uint64_t total = 0;
+  std::set<const Value*> seen;
+  for (Value* in : n.inputs()) {
+    if (!G.has(in) || !seen.insert(in).second) return false;
+    at.push_back(total);
+    total += in->nbytes();
+  }
+  if (total != out->nbytes()) return false;
+  const Value* x0 = n.input(0);
+  const int base_gid = G.gid(x0);
+  const uint64_t b = G.offset_in_group(x0);
+  if (base_gid == G.gid(out) || b % MemoryProblem{}.alignment != 0) return false;
+  // Inputs [0, p) are in place in x0's group; the rest must be movable.
+  size_t p = 1;
+  while (p < n.num_inputs() && G.gid(n.input(p)) == base_gid && G.offset_in_group(n.input(p)) == b + at[p]) ++p;
+  if (p == 1 && !movable(G, x0, opts)) return false;
+  for (size_t j = p; j < n.num_inputs(); ++j)
+    if (!movable(G, n.input(j), opts) || G.gid(n.input(j)) == base_gid) return false;
+  const uint64_t fresh = b + (p < at.size() ? at[p] : total);  // where the moved inputs start
+  const int here = G.step(&n);
+  for (const GroupMember& m : G.group_of(x0).members) {
+    const uint64_t mb = m.offset, me = m.offset + m.value->nbytes();
+    if (me <= b || mb >= b + total) continue;
+    if (me > fresh) return false;  // would lie under a moved input
+    bool input = false;
+    for (size_t j = 0; j < p; ++j) input |= m.value == n.input(j);
+    if (!input && last_use(G, m.value) >= here) return false;
+  }
+  G.merge(out, x0, b);
+  if (merged && p == 1) merged->push_back(x0);
+  for (size_t j = p; j < n.num_inputs(); ++j) {
+    G.merge(n.input(j), out, b + at[j]);
+    if (merged) merged->push_back(n.input(j));
+  }
+  return true;
+}
+
 /// Concat in place: slices along `axis` are contiguous only when every dim before it is 1; an
 /// input qualifies when its producer writes nothing else and the Concat is its only reader.
 void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<const Value*>* merged) {
   Value* out = n.output(0);
-  if (!G.has(out)) return;
-  const int64_t r = static_cast<int64_t>(out->shape.rank());
-  int64_t axis = n.attrs.get_int("axis", 0);
-  if (axis < 0) axis += r;
-  if (axis < 0 || axis >= r) return;
-  for (int64_t d = 0; d < axis; ++d)
-    if (out->shape[d] != 1) return;
+  if (!G.has(out) || !concat_slices_contiguous(n)) return;
+  if (try_concat_chain(G, n, opts, merged)) return;
   uint64_t slice = 0;
   std::set<const Value*> seen;
   for (Value* in : n.inputs()) {
@@ -138,10 +224,6 @@ void try_concat(Grouping& G, Node& n, const AliasOptions& opts, std::vector<cons
     if (merged) merged->push_back(in);
   }
 }
-
-
-/// Row-major bytes: the logical shape is the storage order (not NHWC, not a blocked format).
-bool row_major(const Value* v) { return v->format == Format::ND || v->format == Format::NCHW; }
 
 /// Byte offset of the block of `outer` that `inner` occupies when `inner` is the elements
 /// `start[i] .. start[i] + inner[i]` (step 1) of every axis i and those form one contiguous run

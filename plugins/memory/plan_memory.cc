@@ -123,9 +123,10 @@ class PlanMemory final : public Pass {
       for (const GroupMember& m : groups[i].members) m.value->arena_offset = static_cast<int64_t>(plan.offsets[i] + m.offset);
     }
     g.arena_bytes = plan.arena_bytes;
-    // Split/Slice parts placed inside their input and Pad inputs inside their output: copies the
-    // kernels skip (the report's memory.part_views, memory.pad_in_place).
-    int64_t part_views = 0, pads_in_place = 0;
+    // Split/Slice parts placed inside their input, Pad inputs inside their output and Concat
+    // inputs at their slice: copies the kernels skip (the report's memory.part_views,
+    // memory.pad_in_place, memory.concat_in_place).
+    int64_t part_views = 0, pads_in_place = 0, concats_in_place = 0;
     auto inside = [](const Value* a, const Value* b) {  // a's bytes within b's
       return a && b && a->arena_offset >= 0 && b->arena_offset >= 0 && a->arena_offset >= b->arena_offset &&
              a->arena_offset + static_cast<int64_t>(a->nbytes()) <= b->arena_offset + static_cast<int64_t>(b->nbytes());
@@ -136,6 +137,14 @@ class PlanMemory final : public Pass {
         for (const Value* out : n->outputs()) part_views += inside(out, n->input(0)) ? 1 : 0;
       else if (n->op_type() == "Pad" && n->num_outputs() == 1)
         pads_in_place += inside(n->input(0), n->output(0)) ? 1 : 0;
+      else if (n->op_type() == "Concat" && n->num_outputs() == 1 && n->output(0) && n->output(0)->arena_offset >= 0) {
+        int64_t at = n->output(0)->arena_offset;
+        for (const Value* in : n->inputs()) {
+          if (!in) break;
+          concats_in_place += in->arena_offset == at ? 1 : 0;
+          at += static_cast<int64_t>(in->nbytes());
+        }
+      }
     }
 
     // The bound uses every legal alias whatever the level, so declining to alias cannot raise it.
@@ -145,6 +154,7 @@ class PlanMemory final : public Pass {
     ctx.count("memory.no_reuse_bytes", static_cast<int64_t>(sum_aligned(groups, alignment)));
     if (part_views) ctx.count("memory.part_views", part_views);
     if (pads_in_place) ctx.count("memory.pad_in_place", pads_in_place);
+    if (concats_in_place) ctx.count("memory.concat_in_place", concats_in_place);
     // The report's names travel as counters too (the report has only integer counters).
     ctx.count("memory.planner." + (level == "none" ? std::string("naive") : planner_name), 1);
     ctx.count("memory.level." + level, 1);

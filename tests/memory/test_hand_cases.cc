@@ -285,6 +285,62 @@ TEST(PlanMemory, PadWritesItsInputIntoAContiguousInterior) {
   EXPECT_EQ(test::plan_only(*gb, *basic).counters.count("memory.pad_in_place"), 0u);
 }
 
+// A dense block (Huang et al., DenseNet, 2017): each layer reads the Concat of the block input
+// and every earlier layer's output, so x0, x1 and x2 are each read by several Concats. At level
+// aggressive every Concat output is a prefix of one buffer and every x sits at its slice: no
+// Concat copies. c1 dies (its reader e1 runs) before c2 is defined, c2 before c3.
+//
+//   step       | 0   64  128 192
+//   0 Relu     | x0  .   .   .
+//   1 Sigmoid  | x0  x1  .   .
+//   2 Concat   | c1  c1  .   .      (x0, x1 in place)
+//   3 Erf      | x0  x1  .   .      e1 elsewhere
+//   4 ReduceMax| x0  x1  x2  .      x2 written at its slice of c2 and c3
+//   5 Concat   | c2  c2  c2  .
+//   ...          c3 = x0 x1 x2 x3 over [0, 256)
+const char* kDenseBlock = R"(graph g opset(ai.onnx=13) {
+  input %x: f32[1,16,1,1]
+  const %axes: i64[1] = [1]
+  %x0: f32[1,16,1,1] = Relu(%x)
+  %x1: f32[1,16,1,1] = Sigmoid(%x0)
+  %c1: f32[1,32,1,1] = Concat(%x0, %x1) {axis=1}
+  %e1: f32[1,32,1,1] = Erf(%c1)
+  %r1: f32[1,1,1,1] = ReduceMax(%e1) {axes=[1]}
+  %x2: f32[1,16,1,1] = Add(%x1, %r1)
+  %c2: f32[1,48,1,1] = Concat(%x0, %x1, %x2) {axis=1}
+  %e2: f32[1,48,1,1] = Erf(%c2)
+  %r2: f32[1,1,1,1] = ReduceMax(%e2) {axes=[1]}
+  %x3: f32[1,16,1,1] = Mul(%x2, %r2)
+  %c3: f32[1,64,1,1] = Concat(%x0, %x1, %x2, %x3) {axis=1}
+  %y: f32[1,64,1,1] = Neg(%c3)
+  output %y
+}
+)";
+
+TEST(PlanMemory, DenseConcatChainIsOneBufferWithoutCopies) {
+  auto env = test::memory_env("greedy_by_size", "aggressive");
+  std::unique_ptr<Graph> g = parse_graph(kDenseBlock, "hand");
+  core::ImportOptions io;
+  core::propagate_shapes(*g, *env, io);
+  core::CompileResult r = test::plan_only(*g, *env);
+  auto at = offsets(*g);
+  const int64_t base = at.at("c3");
+  for (const char* c : {"c1", "c2", "x0"}) EXPECT_EQ(at.at(c), base) << c;
+  EXPECT_EQ(at.at("x1"), base + 64);
+  EXPECT_EQ(at.at("x2"), base + 128);
+  EXPECT_EQ(at.at("x3"), base + 192);
+  EXPECT_EQ(r.counters["memory.concat_in_place"], 2 + 3 + 4);  // every input of every Concat
+  EXPECT_TRUE(test::check_arena(*g, env->ops).empty()) << test::check_arena(*g, env->ops);
+  expect_same_as_no_reuse(kDenseBlock, *env);
+  // The checker accepts an input sharing bytes with a Concat output only at its own slice: x2
+  // moved onto x1's slice overlaps x1, c2 and c3 where they hold other data.
+  for (Value* v : g->values())
+    if (v->name() == "x2") v->arena_offset = base + 64;
+  const std::string err = test::check_arena(*g, env->ops);
+  EXPECT_NE(err.find("overlaps 'x2'"), std::string::npos) << err;
+  EXPECT_NE(err.find("'x2' [" + std::to_string(base + 64)), std::string::npos) << err;
+}
+
 // The checker refuses a part placed anywhere but where its run of the input lies.
 TEST(ArenaChecker, ReportsASplitPartOutOfPlace) {
   auto env = test::memory_env("greedy_by_size", "basic");

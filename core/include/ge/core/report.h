@@ -21,8 +21,9 @@ struct MemoryFigures {
   std::string planner, level;  ///< "" when not reported
   std::optional<int64_t> arena_bytes, lower_bound_bytes, no_reuse_bytes;
   /// Copies the plan makes unnecessary: Split/Slice outputs placed inside their input, Pad
-  /// inputs written into their output ("memory.part_views", "memory.pad_in_place"; 0 if none).
-  int64_t part_views = 0, pad_in_place = 0;
+  /// and Concat inputs written into their output ("memory.part_views", "memory.pad_in_place",
+  /// "memory.concat_in_place"; 0 if none).
+  int64_t part_views = 0, pad_in_place = 0, concat_in_place = 0;
 };
 MemoryFigures memory_figures(const CompileResult& r);
 
