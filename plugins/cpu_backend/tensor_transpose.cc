@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "elementwise_common.h"
+#include "vecmath.h"
 
 namespace ge::cpu {
 namespace {
@@ -81,6 +82,15 @@ class TransposeKernel final : public Kernel {
       // prefetchers track (YOLO's head at batch 8: 85 rows 4 KiB apart, 8 MB), so each row's
       // line kPrefetchTiles tiles ahead along a is prefetched by hand.
       const bool ahead = i0 + kPrefetchTiles * kTile < na;
+      if constexpr (sizeof(U) == 4) {
+        // 4-byte words: the tile transposed in AVX-512 registers, 64-byte rows read and written.
+        if (ahead)
+          for (int64_t j = j0; j < j1; ++j) __builtin_prefetch(in + io + i0 + kPrefetchTiles * kTile + j * is_b);
+        if (vec::transpose32(reinterpret_cast<const uint32_t*>(in + io + i0 + j0 * is_b), is_b,
+                             reinterpret_cast<uint32_t*>(out + oo + i0 * os_a + j0), os_a, static_cast<int>(i1 - i0),
+                             static_cast<int>(j1 - j0)))
+          return;
+      }
       if (read_rows_) {
         for (int64_t j = j0; j < j1; ++j) {
           const U* s = in + io + j * is_b;

@@ -227,6 +227,43 @@ GE_AVX512 void softmax_avx512(const float* x, float* y, int64_t n, float scale) 
   if (tail) _mm512_mask_storeu_ps(y + full, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, y + full), inv));
 }
 
+// A 16 x 16 block of 4-byte words transposed in registers: 32-bit then 64-bit interleaves
+// within 128-bit lanes (after them register 4k + m holds, in lane l, rows 4k .. 4k+3 of column
+// 4l + m), then two rounds of 128-bit lane shuffles gather each column's four lanes (Intel
+// 64 and IA-32 Optimization Reference Manual, "matrix transposition"; oneDNN's jit transposes
+// do the same). Rows past nj read as zeros and columns past ni are not loaded; only the first
+// ni output rows, nj words each, are stored.
+GE_AVX512 void transpose32_avx512(const uint32_t* in, int64_t in_stride, uint32_t* out, int64_t out_stride, int ni,
+                                  int nj) {
+  const __mmask16 cols = static_cast<__mmask16>((1u << ni) - 1), rows = static_cast<__mmask16>((1u << nj) - 1);
+  __m512 r[16], a[16];
+  for (int j = 0; j < 16; ++j)
+    r[j] = j < nj ? _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(cols, in + j * in_stride)) : _mm512_setzero_ps();
+  for (int k = 0; k < 8; ++k) {
+    a[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  for (int k = 0; k < 4; ++k) {
+    const __m512d a0 = _mm512_castps_pd(a[4 * k]), a1 = _mm512_castps_pd(a[4 * k + 1]),
+                  a2 = _mm512_castps_pd(a[4 * k + 2]), a3 = _mm512_castps_pd(a[4 * k + 3]);
+    r[4 * k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    r[4 * k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    r[4 * k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    r[4 * k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  for (int m = 0; m < 4; ++m) {
+    const __m512 c0 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x44), c1 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xEE);
+    const __m512 c2 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x44),
+                 c3 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xEE);
+    const __m512 o[4] = {_mm512_shuffle_f32x4(c0, c2, 0x88), _mm512_shuffle_f32x4(c0, c2, 0xDD),
+                         _mm512_shuffle_f32x4(c1, c3, 0x88), _mm512_shuffle_f32x4(c1, c3, 0xDD)};
+    for (int l = 0; l < 4; ++l) {
+      const int i = 4 * l + m;
+      if (i < ni) _mm512_mask_storeu_epi32(out + i * out_stride, rows, _mm512_castps_si512(o[l]));
+    }
+  }
+}
+
 // F, DQ, BW and VL together: every AVX-512 server core since Skylake-SP has them.
 const bool kAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
@@ -265,6 +302,12 @@ bool softmax(const float* x, float* y, int64_t n, float scale) {
 bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, int64_t sy, uint32_t* o, int64_t n) {
   if (!kAvx512) return false;
   select32_avx512(c, x, sx, y, sy, o, n);
+  return true;
+}
+
+bool transpose32(const uint32_t* in, int64_t in_stride, uint32_t* out, int64_t out_stride, int ni, int nj) {
+  if (!kAvx512 || ni < 1 || nj < 1 || ni > 16 || nj > 16) return false;
+  transpose32_avx512(in, in_stride, out, out_stride, ni, nj);
   return true;
 }
 

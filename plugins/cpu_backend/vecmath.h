@@ -23,6 +23,11 @@ bool select32(const bool* c, const uint32_t* x, int64_t sx, const uint32_t* y, i
 /// x, exp(t - max t) / sum, a shifted exp below -87.3 taken as 0 (scale · x rounds once, as a
 /// separate multiply would). Returns false (nothing written) when the CPU lacks AVX-512.
 bool softmax(const float* x, float* y, int64_t n, float scale = 1.f);
+/// out[i * out_stride + j] = in[j * in_stride + i] for i < ni, j < nj (ni, nj in 1..16): a block
+/// of 4-byte words transposed in registers, reading nj rows of ni words and writing ni rows of
+/// nj words (strides in words). Returns false (nothing written) when the CPU lacks AVX-512 or a
+/// size is out of range.
+bool transpose32(const uint32_t* in, int64_t in_stride, uint32_t* out, int64_t out_stride, int ni, int nj);
 /// True when the AVX-512 code runs (for benchmark labels).
 bool has_avx512();
 

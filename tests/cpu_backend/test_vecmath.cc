@@ -131,5 +131,26 @@ TEST(VecMath, SoftmaxRowsAgainstDouble) {
   for (float v : y) EXPECT_TRUE(std::isnan(v));
 }
 
+TEST(VecMath, Transpose32EveryBlockSize) {
+  // Every ni x nj from 1x1 to 16x16, strides wider than the block; words outside the block are
+  // never written (a sentinel survives) and inside it out[i][j] = in[j][i].
+  constexpr int64_t kIn = 21, kOut = 19;
+  std::vector<uint32_t> in(16 * kIn);
+  for (size_t k = 0; k < in.size(); ++k) in[k] = static_cast<uint32_t>(k * 2654435761u);
+  for (int ni = 1; ni <= 16; ++ni)
+    for (int nj = 1; nj <= 16; ++nj) {
+      std::vector<uint32_t> out(16 * kOut, 0xDEADBEEFu);
+      if (!cpu::vec::transpose32(in.data(), kIn, out.data(), kOut, ni, nj)) GTEST_SKIP() << "no AVX-512";
+      for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < kOut; ++j) {
+          const uint32_t want = i < ni && j < nj ? in[static_cast<size_t>(j * kIn + i)] : 0xDEADBEEFu;
+          ASSERT_EQ(out[static_cast<size_t>(i * kOut + j)], want) << ni << "x" << nj << " at " << i << "," << j;
+        }
+    }
+  std::vector<uint32_t> out(16);
+  EXPECT_FALSE(cpu::vec::transpose32(in.data(), kIn, out.data(), 16, 17, 1));  // past a block
+  EXPECT_FALSE(cpu::vec::transpose32(in.data(), kIn, out.data(), 16, 1, 0));
+}
+
 }  // namespace
 }  // namespace ge::test
