@@ -382,6 +382,8 @@ class ConvKernel : public CpuKernel {
 
 std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const ConvPostOps& post) {
   ConvSpec spec = check_conv(ctx);
+  // A depthwise 1×1 conv with constant weights is a per-channel affine map (conv_channel_affine.cc).
+  if (auto k = make_channel_affine_conv(ctx)) return k;
   const char* env = std::getenv("GE_CPU_CONV_LAYOUT");
   // NC1HWC0 activations: oneDNN's blocked kernels (depthwise included) with their own post-ops,
   // which keep the padding channels zero.

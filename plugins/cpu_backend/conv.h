@@ -43,6 +43,15 @@ bool activation_keeps_zero(const ConvPostOps& post);
 /// apply_post_ops. Throws like Conv (UnsupportedError / InvalidGraphError naming the node).
 std::unique_ptr<Kernel> make_conv_kernel(const KernelBuildContext& ctx, const ConvPostOps& post);
 
+/// A Conv or ge.FusedConv that is a per-channel affine map: depthwise (group = C = M) with a 1×1
+/// kernel, unit strides and dilations, no padding, constant plain float32 W [C,1,1,1] and B [C],
+/// a 4-D input, no Z, activation none or Relu (conv_channel_affine.cc). The layout pass keeps its
+/// weights plain.
+bool conv_is_channel_affine(const Node& n);
+/// Its kernel (y = act(W[c] · x + B[c]) per channel, on NC1HWC0 or NCHW with equal input and
+/// output formats), or null when the node is not one or the formats differ.
+std::unique_ptr<Kernel> make_channel_affine_conv(const KernelBuildContext& ctx);
+
 /// Wraps a kernel that computes Conv(X, W, B) into one that then applies `post` in place on
 /// its output, in one pass (for the kernels that have no post-op support of their own).
 std::unique_ptr<Kernel> apply_post_ops(std::unique_ptr<Kernel> conv, const KernelBuildContext& ctx,

@@ -79,6 +79,14 @@ GE_SIMD void affine_c0(float* __restrict y, const float* __restrict x, const flo
   for (int64_t i = 0; i < n; ++i)
     for (int64_t c = 0; c < 16; ++c) y[i * 16 + c] = a[c] * x[i * 16 + c] + b[c];
 }
+GE_SIMD void affine_relu(float* __restrict y, const float* __restrict x, float a, float b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = std::max(a * x[i] + b, 0.f);
+}
+GE_SIMD void affine_relu_c0(float* __restrict y, const float* __restrict x, const float* __restrict a,
+                            const float* __restrict b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < 16; ++c) y[i * 16 + c] = std::max(a[c] * x[i * 16 + c] + b[c], 0.f);
+}
 // 16 partial sums: vectorizes without -ffast-math (no reassociation of one chain) and rounds
 // less than a single running sum.
 GE_SIMD float sum(const float* __restrict x, int64_t n) {

@@ -107,6 +107,9 @@ void affine(float* y, const float* x, float a, float b, int64_t n);             
 void affine_vec(float* y, const float* x, const float* a, const float* b, int64_t n);  ///< y = a.*x + b
 /// y = a.*x + b on n rows of 16 (one NC1HWC0 block): a and b hold the block's 16 channels.
 void affine_c0(float* y, const float* x, const float* a, const float* b, int64_t n);
+/// affine and affine_c0 followed by max(·, 0) (Relu; NaN stays NaN, as std::max(v, 0.f) keeps it).
+void affine_relu(float* y, const float* x, float a, float b, int64_t n);
+void affine_relu_c0(float* y, const float* x, const float* a, const float* b, int64_t n);
 float sum(const float* x, int64_t n);
 float max(const float* x, int64_t n);  ///< -inf for n == 0
 /// y[i] = exp(x[i] - m) (y may be null: only the sum is wanted); returns the sum of those.

@@ -65,6 +65,11 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
       return f;  // weights stay plain: the kernel reorders constant weights when it builds
     }
     const bool src_blocked = x->shape[1] >= kFormatC0;
+    if (conv_is_channel_affine(n)) {  // its own kernel, both sides blocked, weights plain
+      if (!src_blocked) return std::nullopt;
+      f.inputs[0] = Format::NC1HWC0;
+      return f;
+    }
     const std::optional<Format> wf = conv_blocked_weight_format(n, opset, src_blocked);
     if (!wf) return std::nullopt;
     if (src_blocked) f.inputs[0] = Format::NC1HWC0;

@@ -261,6 +261,43 @@ TEST_F(BlockedKernels, BatchNormalizationKeepsThePaddingZeroAndMatchesNchw) {
   EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);  // same a·x + b per element
 }
 
+TEST_F(BlockedKernels, DepthwiseOneByOneConvIsAChannelAffineMapOnBothLayouts) {
+  // batchnorm_relu's form: group = C = 20, 1x1 kernel, Relu; the padding channels stay zero and
+  // NC1HWC0 gives NCHW's bits; both equal max(w[c] * x + b[c], 0) to float rounding.
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  const %w: f32[20,1,1,1]
+  const %bias: f32[20]
+  %b: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %n: f32[2,20,3,5]@NC1HWC0 = ge.FusedConv(%b, %w, %bias) {activation="Relu", group=20, kernel_shape=[1,1]}
+  %y: f32[2,20,3,5] = ge.TransData(%n) {dst_format="NCHW", src_format="NC1HWC0"}
+  %z: f32[2,20,3,5] = ge.FusedConv(%x, %w, %bias) {activation="Relu", group=20, kernel_shape=[1,1]}
+  output %n
+  output %y
+  output %z
+})";
+  auto g = h.parse(text);
+  ge::test::PassHarness::randomize_constants(*g);
+  const std::vector<double> w = g->find_value("w")->data->to_double_vector(),
+                            b = g->find_value("bias")->data->to_double_vector();
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  const std::vector<double> x = in.at(0).to_double_vector();
+  auto out = h.execute(std::shared_ptr<const ge::Graph>(std::move(g)), in);
+  ASSERT_EQ(out.size(), 3u);
+  expect_zero_padding(out[0]);
+  ASSERT_EQ(out[1].nbytes(), out[2].nbytes());
+  EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);
+  const std::vector<double> z = out[2].to_double_vector();
+  int negative = 0;
+  for (size_t i = 0; i < z.size(); ++i) {
+    const size_t c = i / 15 % 20;
+    const double want = std::max(w[c] * x[i] + b[c], 0.0);
+    negative += w[c] * x[i] + b[c] < 0;
+    EXPECT_NEAR(z[i], want, 1e-6 * (1 + std::abs(want))) << "element " << i;
+  }
+  EXPECT_GT(negative, 0);  // the Relu clipped something
+}
+
 TEST_F(BlockedKernels, ResizeOnNc1hwc0MatchesNchwBitwise) {
   // UNet's and DeepLab's upsampling: linear with align_corners and half_pixel, and nearest; on
   // NC1HWC0 each tap moves a vector of C0 channels, in the same order of sums as NCHW.

@@ -44,7 +44,11 @@ class OptimizeTest(unittest.TestCase):
         g, _ = conv_bn_relu_graph(np.random.default_rng(1))
         self.assertEqual(op_types(ge.optimize(g, config(opt_level="O1"))),
                          ["BatchNormalization", "Conv", "Relu"])
-        no_bn = ge.optimize(g, config(disabled_patterns=["conv_bn"]))
+        # Without conv_bn, BatchNormalization + Relu still become one depthwise 1x1 conv.
+        no_fold = ge.optimize(g, config(disabled_patterns=["conv_bn"]))
+        self.assertNotIn("conv_bn", no_fold.fusions)
+        self.assertEqual(no_fold.fusions.get("batchnorm_relu"), 1)
+        no_bn = ge.optimize(g, config(disabled_patterns=["conv_bn", "batchnorm_relu"]))
         self.assertNotIn("conv_bn", no_bn.fusions)
         self.assertIn("BatchNormalization", op_types(no_bn))
         only_bn = ge.optimize(g, config(fusion_modes=["conv_bn"]))
