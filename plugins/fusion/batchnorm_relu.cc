@@ -15,7 +15,6 @@
 // the cpu result equals BatchNormalization then Relu bit for bit; another backend may fold the
 // formula differently, hence Reassociates.
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,6 @@ namespace ge::fusion {
 namespace {
 
 using P = Pattern;
-
-bool const_f32(const Value* v, int64_t n) {
-  return v && v->is_constant() && v->data && v->dtype == DataType::Float32 && v->numel() == n;
-}
 
 class BatchNormReluRule : public FusionRule {
  public:
@@ -57,7 +52,7 @@ class BatchNormReluRule : public FusionRule {
     const int64_t C = x->shape[1];
     if (C <= 0) return false;
     for (const char* k : {"scale", "beta", "mean", "var"})
-      if (!const_f32(m.value(k), C)) return false;
+      if (!f32_constant(m.value(k), C)) return false;
     return interior_is_private(m, "root") && fuse_flags_allow(m, "root", ctx.ops(), *root.graph());
   }
 
@@ -72,7 +67,7 @@ class BatchNormReluRule : public FusionRule {
     Tensor w = Tensor::allocate(DataType::Float32, Shape{C, 1, 1, 1}),
            b = Tensor::allocate(DataType::Float32, Shape{C});
     for (int64_t c = 0; c < C; ++c) {
-      const double a = double(gam[c]) / std::sqrt(double(var[c]) + eps);
+      const double a = bn_scale(gam[c], var[c], eps);
       w.data_as<float>()[c] = float(a);
       b.data_as<float>()[c] = float(double(beta[c]) - double(mean[c]) * a);
     }

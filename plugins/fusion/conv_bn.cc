@@ -7,7 +7,6 @@
 // is W's first axis for every group count, so grouped and depthwise Conv fold the same way.
 // Numerics: reassociates (the scale is applied to the weights before the accumulation).
 #include <algorithm>
-#include <cmath>
 
 #include "conv_fusion_util.h"
 #include "registration.h"
@@ -17,7 +16,6 @@ namespace {
 
 using P = Pattern;
 
-bool const_f32(const Value* v) { return v && v->is_constant() && v->dtype == DataType::Float32; }
 
 class ConvBnRule : public FusionRule {
  public:
@@ -38,10 +36,10 @@ class ConvBnRule : public FusionRule {
       if (bn.output(i) && (!bn.output(i)->uses().empty() || bn.output(i)->is_graph_output())) return false;
     Node* conv = m.node("conv");
     const Value* w = conv->input(1);
-    if (!const_f32(w) || w->shape.rank() < 3 || (conv->input(2) && !const_f32(conv->input(2)))) return false;
+    if (!f32_constant(w) || w->shape.rank() < 3 || (conv->input(2) && !f32_constant(conv->input(2)))) return false;
     const int64_t M = w->shape[0];
     for (const char* k : {"scale", "beta", "mean", "var"})
-      if (!const_f32(m.value(k)) || m.value(k)->numel() != M) return false;
+      if (!f32_constant(m.value(k), M)) return false;
     return interior_is_private(m, "bn") && fuse_flags_allow(m, "conv", ctx.ops(), *bn.graph());
   }
 
@@ -59,8 +57,7 @@ class ConvBnRule : public FusionRule {
     Tensor w2 = Tensor::allocate(DataType::Float32, wv->shape), b2 = Tensor::allocate(DataType::Float32, Shape{M});
     float *wo = w2.data_as<float>(), *bo = b2.data_as<float>();
     for (int64_t c = 0; c < M; ++c) {
-      // s in double: var + ε and the square root are where small variances lose precision.
-      const double s = double(gam[c]) / std::sqrt(double(var[c]) + eps);
+      const double s = bn_scale(gam[c], var[c], eps);
       for (int64_t i = 0; i < per; ++i) wo[c * per + i] = float(w[c * per + i] * s);
       bo[c] = float(((b ? double(b[c]) : 0.0) - mean[c]) * s + beta[c]);
     }

@@ -3,6 +3,7 @@
 // rewrite orphaned.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,6 +19,17 @@ struct ConvActivation {
   std::string name;           ///< "Relu", "Clip", "Sigmoid", "LeakyRelu", "Tanh", "Elu", "HardSwish", "Swish"
   std::vector<float> params;  ///< Clip: {min, max}; LeakyRelu, Elu: {alpha}
 };
+
+/// A float32 constant (with data), of `numel` elements when numel >= 0.
+inline bool f32_constant(const Value* v, int64_t numel = -1) {
+  return v && v->is_constant() && v->data && v->dtype == DataType::Float32 && (numel < 0 || v->numel() == numel);
+}
+
+/// BatchNormalization's per-channel scale γ/√(var + ε) (onnx/docs/Operators.md#BatchNormalization),
+/// in double: var + ε and the square root are where small variances lose precision.
+inline double bn_scale(float gamma, float var, double eps) {
+  return static_cast<double>(gamma) / std::sqrt(static_cast<double>(var) + eps);
+}
 
 /// A constant scalar (one element) float, or false.
 inline bool const_scalar(const Value* v, float& out) {

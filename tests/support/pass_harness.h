@@ -50,6 +50,26 @@ class PassHarness {
     return core::compile_graph(g, *env_, o);
   }
 
+  /// `text` with each (from, to) replaced in order, the first occurrence of each; a `from` that is
+  /// not there fails the test (and is skipped).
+  static std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits) {
+    for (const auto& [from, to] : edits) {
+      const size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << "no '" << from << "' in the text";
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    return text;
+  }
+
+  /// Parses `text`, runs only `passes` and expects the printed graph unchanged (a rule's refused
+  /// forms); `why` names the case in a failure.
+  void expect_unchanged(const std::string& text, std::vector<std::string> passes, const std::string& why) {
+    auto g = parse(text);
+    const std::string before = print_graph(*g, {.show_node_names = false});
+    run(*g, std::move(passes));
+    EXPECT_EQ(print_graph(*g, {.show_node_names = false}), before) << why;
+  }
+
   /// Seeded random inputs (floats in [-1, 1), integers in {0, 1}) for g's graph inputs.
   static std::vector<Tensor> random_inputs(const Graph& g, uint32_t seed = 7) {
     std::mt19937 rng(seed);
