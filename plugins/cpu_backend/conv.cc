@@ -120,28 +120,6 @@ ConvSpec check_conv(const KernelBuildContext& ctx) {
   return c;
 }
 
-/// The calling thread's scratchpad for a primitive, at least `bytes` long (64-byte aligned, grown,
-/// never shrunk; null for 0). A thread runs one kernel at a time, so one buffer per thread serves
-/// every convolution it runs: a buffer per kernel summed them (unet_small's Winograd convs at
-/// batch 8 held 118 MB of scratchpads, more than the rest of the run).
-void* thread_scratchpad(size_t bytes) {
-  struct Buffer {
-    void* p = nullptr;
-    size_t n = 0;
-    ~Buffer() { std::free(p); }
-  };
-  thread_local Buffer b;
-  if (bytes > b.n) {
-    std::free(b.p);
-    b.p = nullptr, b.n = 0;
-    const size_t rounded = (bytes + 63) / 64 * 64;
-    b.p = std::aligned_alloc(64, rounded);
-    if (!b.p) throw std::bad_alloc();
-    b.n = rounded;
-  }
-  return bytes ? b.p : nullptr;
-}
-
 class ConvKernel : public CpuKernel {
  public:
   ConvKernel(const KernelBuildContext& ctx, const ConvSpec& spec, const ConvPostOps& post) : CpuKernel(ctx) {

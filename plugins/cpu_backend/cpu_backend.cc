@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <bit>
+#include <cstdlib>
 #include <limits>
 
 namespace ge::cpu {
@@ -162,6 +163,26 @@ dnnl::engine& dnnl_engine() {
 dnnl::stream& dnnl_stream() {
   thread_local dnnl::stream s(dnnl_engine());
   return s;
+}
+
+// One buffer per thread serves every primitive it runs: a buffer per kernel summed them
+// (unet_small's Winograd convs at batch 8 held 118 MB of scratchpads, more than the rest of the run).
+void* thread_scratchpad(size_t bytes) {
+  struct Buffer {
+    void* p = nullptr;
+    size_t n = 0;
+    ~Buffer() { std::free(p); }
+  };
+  thread_local Buffer b;
+  if (bytes > b.n) {
+    std::free(b.p);
+    b.p = nullptr, b.n = 0;
+    const size_t rounded = (bytes + 63) / 64 * 64;
+    b.p = std::aligned_alloc(64, rounded);
+    if (!b.p) throw std::bad_alloc();
+    b.n = rounded;
+  }
+  return bytes ? b.p : nullptr;
 }
 
 dnnl::memory::dims to_dims(const Shape& s) { return dnnl::memory::dims(s.dims().begin(), s.dims().end()); }

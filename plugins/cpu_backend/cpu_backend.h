@@ -124,6 +124,12 @@ float exp_shifted(float* y, const float* x, float m, int64_t n);
 dnnl::engine& dnnl_engine();
 /// A stream for the calling thread (oneDNN streams are not thread-safe; one per thread).
 dnnl::stream& dnnl_stream();
+/// The calling thread's scratchpad for a primitive built with scratchpad_mode::user, at least
+/// `bytes` long (64-byte aligned, grown, never shrunk; null for 0). A thread runs one primitive at
+/// a time. A user scratchpad is what lets a primitive run on a thread other than the one that
+/// built it: the library's own scratchpad (oneDNN's default build) belongs to the building thread
+/// (oneDNN, "enum dnnl::scratchpad_mode").
+void* thread_scratchpad(size_t bytes);
 /// Shape → oneDNN dims.
 dnnl::memory::dims to_dims(const Shape& s);
 /// Plain row-major format tag of a rank (a, ab, abc, ... = ncw/nchw/ncdhw for activations).

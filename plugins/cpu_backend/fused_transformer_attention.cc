@@ -1,17 +1,28 @@
 // plugins/cpu_backend/fused_transformer_attention.cc — ge.Attention: softmax(scale · Q · Kt +
 // mask) · V for every batch·head (Vaswani et al. 2017, eq. 1; ORT com.microsoft.Attention core).
 //
-// Q [.., S, d], Kt [.., d, S2], V [.., S2, dv]; batch dims (B, H) flattened to BH. Three steps:
-//  1. scores = Q·Kt — one batched oneDNN matmul over BH;
-//  2. per score row: · scale, + mask row (broadcast by strides), max, exp, sum, normalize — one pass
-//     set over a row that stays in L1 (the unfused graph runs Div, Add and Softmax as three
-//     full passes over BH·S·S2 floats);
-//  3. Y = P·V — a second batched oneDNN matmul.
-// The scores live in a scratch buffer owned by the kernel (BH·S·S2 floats: 256 KiB for
-// bert_small), so nothing of the intermediate reaches the arena.
+// Q [.., S, d], Kt [.., d, S2], V [.., S2, dv]; batch dims (B, H) flattened to BH. Per head:
+//  1. scores = Q·Kt (oneDNN matmul);
+//  2. per score row: · scale, + mask row, fill where the condition row says so (both broadcast by
+//     strides), max, exp, sum, normalize — one pass set over a row that stays in L1 (the unfused
+//     graph runs Div, Add or Where, and Softmax as three full passes over BH·S·S2 floats);
+//  3. Y = P·V (oneDNN matmul).
+// When the heads split evenly over the threads they are the parallel loop, as in ORT's attention
+// kernels (onnxruntime/contrib_ops/cpu/bert/attention_cpu_base.h): each thread runs
+// single-threaded matmuls on one head at a time, so its S·S2 scores stay in its L2 between the
+// three steps (ViT-B's 197 × 197 head: 152 KiB, where all twelve heads' 1.8 MiB go to L3 and
+// back), and the node is one parallel region instead of three. Otherwise (one long sequence, or
+// small heads at one thread) each step is one batched matmul over BH, and the rows of step 2 are
+// split over the threads. The scores live in a scratch buffer owned by the kernel, so nothing of
+// the intermediate reaches the arena.
+#include <omp.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cpu_backend.h"
@@ -54,14 +65,35 @@ inline float exp_nonpositive(float x) {
   return x0 < kExpFlushBelow ? 0.f : p * two_n;
 }
 
+/// The L2 of one core in bytes (sysconf; 1 MiB when the system does not say).
+int64_t l2_bytes() {
+  static const int64_t b = [] {
+    const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return v > 0 ? static_cast<int64_t>(v) : int64_t{1} << 20;
+  }();
+  return b;
+}
+
+/// Where the fill condition `cond` (stride cs, 0 = one value) equals fill_if, y = fill.
+GE_TRF_SIMD void fill_row(float* __restrict y, const bool* __restrict cond, int64_t cs, bool fill_if, float fill,
+                          int64_t n) {
+  if (cs == 0) {
+    if (cond[0] == fill_if)
+      for (int64_t i = 0; i < n; ++i) y[i] = fill;
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) y[i] = cond[i] == fill_if ? fill : y[i];
+}
+
 /// One softmax row in place: y = softmax(scale · y + mask) where mask has stride ms (0 = one
-/// value). The scale is applied here, in the pass over a row already in L1, rather than as the
-/// Q·Kt matmul's output scale: oneDNN 2.6 runs a matmul with output scales on its gemm-based
-/// implementation instead of brgemm. With the AVX-512 softmax row (vecmath.h) bert_small's four
-/// attention nodes 464 → 355 µs (1 thread).
+/// value), with y = fill where cond == fill_if after the mask (cond null: none). The scale is
+/// applied here, in the pass over a row already in L1, rather than as the Q·Kt matmul's output
+/// scale: oneDNN 2.6 runs a matmul with output scales on its gemm-based implementation instead of
+/// brgemm. With the AVX-512 softmax row (vecmath.h) bert_small's four attention nodes 464 → 355 µs
+/// (1 thread).
 GE_TRF_SIMD void masked_softmax_row(float* __restrict y, float scale, const float* __restrict mask, int64_t ms,
-                                    int64_t n) {
-  if (!mask && vec::softmax(y, y, n, scale)) return;  // the Softmax kernel's AVX-512 row
+                                    const bool* __restrict cond, int64_t cs, bool fill_if, float fill, int64_t n) {
+  if (!mask && !cond && vec::softmax(y, y, n, scale)) return;  // the Softmax kernel's AVX-512 row
   if (scale != 1.f)
     for (int64_t i = 0; i < n; ++i) y[i] *= scale;
   if (mask) {
@@ -70,6 +102,7 @@ GE_TRF_SIMD void masked_softmax_row(float* __restrict y, float scale, const floa
     else
       for (int64_t i = 0; i < n; ++i) y[i] += mask[i];
   }
+  if (cond) fill_row(y, cond, cs, fill_if, fill, n);
   if (vec::softmax(y, y, n)) return;  // same flush below -87.3 as the loop below
   float m = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : m)
@@ -96,29 +129,57 @@ class AttentionKernel : public CpuKernel {
     S_ = q[r - 2], d_ = q[r - 1], S2_ = k[r - 1], dv_ = v[r - 1];
     BH_ = q.numel() / std::max<int64_t>(S_ * d_, 1);
     scale_ = ctx.node.attrs.get_float("scale", 1.f);
-    // Mask strides over the scores' dims [batch.., S, S2], 0 where the mask broadcasts.
-    if (ctx.has_input(3)) {
-      std::vector<int64_t> md = ctx.input_shape(3).dims();
-      md.insert(md.begin(), r - md.size(), 1);
-      std::vector<int64_t> st = contiguous_strides(Shape(md));
-      mask_strides_.resize(r);
-      for (size_t i = 0; i < r; ++i) mask_strides_[i] = md[i] == 1 ? 0 : st[i];
-      scores_dims_ = q.dims();
-      scores_dims_[r - 1] = S2_;
+    fill_ = ctx.node.attrs.get_float("fill", 0.f);
+    fill_if_ = ctx.node.attrs.get_int("fill_if", 1) != 0;
+    // Mask and condition strides over the scores' dims [batch.., S, S2], 0 where they broadcast.
+    scores_dims_ = q.dims();
+    scores_dims_[r - 1] = S2_;
+    if (ctx.has_input(3)) mask_strides_ = broadcast_strides(ctx.input_shape(3), r);
+    if (ctx.has_input(4)) {
+      if (ctx.input_type(4) != DataType::Bool) throw UnsupportedError(what + ": the fill condition must be bool");
+      cond_strides_ = broadcast_strides(ctx.input_shape(4), r);
     }
     empty_ = BH_ * S_ * S2_ == 0 || dv_ == 0;
     if (empty_) return;
-    scores_.assign(static_cast<size_t>(BH_ * S_ * S2_), 0.f);
-    q_md_ = memory::desc({BH_, S_, d_}, dt::f32, memory::format_tag::abc);
-    k_md_ = memory::desc({BH_, d_, S2_}, dt::f32, memory::format_tag::abc);
-    s_md_ = memory::desc({BH_, S_, S2_}, dt::f32, memory::format_tag::abc);
-    v_md_ = memory::desc({BH_, S2_, dv_}, dt::f32, memory::format_tag::abc);
-    y_md_ = memory::desc({BH_, S_, dv_}, dt::f32, memory::format_tag::abc);
+    // Per head when the heads split evenly over the threads (or are many: the last round's
+    // imbalance is small), and at one thread when all heads' scores would not stay in half the L2
+    // (ViT-B's 1.8 MiB); else batched, which saves the per-call overhead of 2·BH small matmuls
+    // (bert_small, 4 heads of 128 × 128: 90 against 94 µs per node at one thread).
+    const int64_t scores_bytes = BH_ * S_ * S2_ * static_cast<int64_t>(sizeof(float));
+    per_head_ = threads_ > 1 ? BH_ % threads_ == 0 || BH_ >= 4 * threads_ : scores_bytes > l2_bytes() / 2;
     try {
-      qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), dnnl_engine());
-      pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), dnnl_engine());
-      qk_ = dnnl::matmul(qk_pd_);
-      pv_ = dnnl::matmul(pv_pd_);
+      if (per_head_) {
+        // Built for one thread: they run inside the parallel loop over heads, where oneDNN's
+        // OpenMP runtime runs a primitive on the calling thread alone, and a brgemm matmul built
+        // for more threads would then compute only the first thread's share of its blocks. With a
+        // user scratchpad (each thread's own): the library's belongs to the building thread.
+        ThreadScope one(1);
+        dnnl::primitive_attr attr;
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        q_md_ = memory::desc({S_, d_}, dt::f32, memory::format_tag::ab);
+        k_md_ = memory::desc({d_, S2_}, dt::f32, memory::format_tag::ab);
+        s_md_ = memory::desc({S_, S2_}, dt::f32, memory::format_tag::ab);
+        v_md_ = memory::desc({S2_, dv_}, dt::f32, memory::format_tag::ab);
+        y_md_ = memory::desc({S_, dv_}, dt::f32, memory::format_tag::ab);
+        qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), attr, dnnl_engine());
+        pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), attr, dnnl_engine());
+        qk_ = dnnl::matmul(qk_pd_);
+        pv_ = dnnl::matmul(pv_pd_);
+        qk_scratch_ = qk_pd_.scratchpad_desc();
+        pv_scratch_ = pv_pd_.scratchpad_desc();
+        scores_.assign(static_cast<size_t>(threads_ * S_ * S2_), 0.f);
+      } else {
+        q_md_ = memory::desc({BH_, S_, d_}, dt::f32, memory::format_tag::abc);
+        k_md_ = memory::desc({BH_, d_, S2_}, dt::f32, memory::format_tag::abc);
+        s_md_ = memory::desc({BH_, S_, S2_}, dt::f32, memory::format_tag::abc);
+        v_md_ = memory::desc({BH_, S2_, dv_}, dt::f32, memory::format_tag::abc);
+        y_md_ = memory::desc({BH_, S_, dv_}, dt::f32, memory::format_tag::abc);
+        qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), dnnl_engine());
+        pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), dnnl_engine());
+        qk_ = dnnl::matmul(qk_pd_);
+        pv_ = dnnl::matmul(pv_pd_);
+        scores_.assign(static_cast<size_t>(BH_ * S_ * S2_), 0.f);
+      }
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, what);
     }
@@ -127,55 +188,112 @@ class AttentionKernel : public CpuKernel {
   void run(KernelIO& io) override {
     if (empty_) return;
     ThreadScope threads(threads_);
-    dnnl::engine& eng = dnnl_engine();
-    dnnl::stream& st = dnnl_stream();
-    auto mem = [&](const memory::desc& md, const void* p) { return memory(md, eng, const_cast<void*>(p)); };
+    const float* q = io.inputs[0].data_as<float>();
+    const float* kt = io.inputs[1].data_as<float>();
+    const float* v = io.inputs[2].data_as<float>();
+    float* y = io.outputs[0].data_as<float>();
+    const float* mask = present_input(io, 3) ? io.inputs[3].data_as<float>() : nullptr;
+    const bool* cond = present_input(io, 4) ? io.inputs[4].data_as<bool>() : nullptr;
+    if (per_head_) {
+      // No exception may leave the OpenMP region: the first one is kept and rethrown after it.
+      std::exception_ptr failed;
+      parallel_for(BH_, [&](int64_t h) {
+        float* sc = scores_.data() + static_cast<size_t>(omp_get_thread_num()) * S_ * S2_;
+        try {
+          matmul(qk_, q_md_, q + h * S_ * d_, k_md_, kt + h * d_ * S2_, s_md_, sc, &qk_scratch_);
+          softmax_rows(sc, h * S_, S_, mask, cond);
+          matmul(pv_, s_md_, sc, v_md_, v + h * S2_ * dv_, y_md_, y + h * S_ * dv_, &pv_scratch_);
+        } catch (...) {
+#pragma omp critical(ge_attention_error)
+          if (!failed) failed = std::current_exception();
+        }
+      });
+      if (failed) try {
+          std::rethrow_exception(failed);
+        } catch (const dnnl::error& e) {
+          rethrow_dnnl(e, "Attention (per head)");
+        }
+      return;
+    }
     try {
-      qk_.execute(st, {{DNNL_ARG_SRC, mem(q_md_, io.inputs[0].data())},
-                       {DNNL_ARG_WEIGHTS, mem(k_md_, io.inputs[1].data())},
-                       {DNNL_ARG_DST, mem(s_md_, scores_.data())}});
-      st.wait();
+      matmul(qk_, q_md_, q, k_md_, kt, s_md_, scores_.data());
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Attention (Q·Kt)");
     }
-    const float* mask = present_input(io, 3) ? io.inputs[3].data_as<float>() : nullptr;
-    const int64_t rows = BH_ * S_, n = S2_;
-    const size_t r = scores_dims_.size();
-    parallel_range(rows, 32, [&](int64_t b, int64_t e) {
-      for (int64_t row = b; row < e; ++row) {
-        const float* mrow = nullptr;
-        int64_t ms = 0;
-        if (mask) {  // offset of this row in the broadcast mask: walk the row index's digits
-          int64_t off = 0, rem = row;
-          for (size_t i = r - 1; i-- > 0;) {
-            off += (rem % scores_dims_[i]) * mask_strides_[i];
-            rem /= scores_dims_[i];
-          }
-          mrow = mask + off;
-          ms = mask_strides_[r - 1];
-        }
-        masked_softmax_row(scores_.data() + row * n, scale_, mrow, ms, n);
-      }
-    });
+    parallel_range(BH_ * S_, 32,
+                   [&](int64_t b, int64_t e) { softmax_rows(scores_.data() + b * S2_, b, e - b, mask, cond); });
     try {
-      pv_.execute(st, {{DNNL_ARG_SRC, mem(s_md_, scores_.data())},
-                       {DNNL_ARG_WEIGHTS, mem(v_md_, io.inputs[2].data())},
-                       {DNNL_ARG_DST, mem(y_md_, io.outputs[0].data())}});
-      st.wait();
+      matmul(pv_, s_md_, scores_.data(), v_md_, v, y_md_, y);
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, "Attention (P·V)");
     }
   }
-  std::string impl_name() const override { return std::string("onednn:matmul+cpu:masked_softmax:") + qk_pd_.impl_info_str(); }
+  std::string impl_name() const override {
+    return std::string(per_head_ ? "onednn:matmul+cpu:masked_softmax:per_head:" : "onednn:matmul+cpu:masked_softmax:") +
+           qk_pd_.impl_info_str();
+  }
 
  private:
   static bool present_input(const KernelIO& io, size_t i) { return io.inputs.size() > i && io.inputs[i].data(); }
+
+  /// dst = src · weights on the calling thread's stream (and its scratchpad, when the primitive
+  /// has a user one: `scratch`).
+  static void matmul(const dnnl::matmul& p, const memory::desc& a_md, const float* a, const memory::desc& b_md,
+                     const float* b, const memory::desc& c_md, float* c, const memory::desc* scratch = nullptr) {
+    dnnl::engine& eng = dnnl_engine();
+    dnnl::stream& st = dnnl_stream();
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(a_md, eng, const_cast<float*>(a))},
+                                         {DNNL_ARG_WEIGHTS, memory(b_md, eng, const_cast<float*>(b))},
+                                         {DNNL_ARG_DST, memory(c_md, eng, c)}};
+    if (scratch) args.emplace(DNNL_ARG_SCRATCHPAD, memory(*scratch, eng, thread_scratchpad(scratch->get_size())));
+    p.execute(st, args);
+    st.wait();
+  }
+
+  /// Strides of a tensor of shape `m` broadcast to the scores' rank r: 0 along its size-1 dims.
+  static std::vector<int64_t> broadcast_strides(const Shape& m, size_t r) {
+    std::vector<int64_t> md = m.dims();
+    md.insert(md.begin(), r - md.size(), 1);
+    std::vector<int64_t> st = contiguous_strides(Shape(md));
+    for (size_t i = 0; i < r; ++i)
+      if (md[i] == 1) st[i] = 0;
+    return st;
+  }
+  /// Offset of score row `row` (of the flattened [BH·S] rows) in a broadcast tensor: walk the row
+  /// index's digits.
+  int64_t row_offset(const std::vector<int64_t>& strides, int64_t row) const {
+    int64_t off = 0;
+    for (size_t k = scores_dims_.size() - 1; k-- > 0;) {
+      off += (row % scores_dims_[k]) * strides[k];
+      row /= scores_dims_[k];
+    }
+    return off;
+  }
+
+  /// Softmax of `rows` score rows of S2_ floats at `sc`, the first being row `row0` of the
+  /// flattened [BH·S] scores (which picks its mask and condition rows). In blocks of 16 rows, the
+  /// even rows first, then the odd: rows done in place one after the other share a cache line at
+  /// each row boundary when S2 is not a multiple of 16, and the next row's first (masked) load
+  /// then waits for the previous row's last masked store to retire — a ViT's 2364 rows of 197
+  /// took 177 µs in order against 124 this way (the Softmax kernel, out of place, 124).
+  void softmax_rows(float* sc, int64_t row0, int64_t rows, const float* mask, const bool* cond) const {
+    constexpr int64_t kBlock = 16;
+    for (int64_t k = 0; k < rows; ++k) {
+      const int64_t b = k / kBlock * kBlock, nb = std::min(kBlock, rows - b), j = k - b, half = (nb + 1) / 2;
+      const int64_t i = b + (j < half ? 2 * j : 2 * (j - half) + 1);
+      const float* mrow = mask ? mask + row_offset(mask_strides_, row0 + i) : nullptr;
+      const bool* crow = cond ? cond + row_offset(cond_strides_, row0 + i) : nullptr;
+      masked_softmax_row(sc + i * S2_, scale_, mrow, mask ? mask_strides_.back() : 0, crow,
+                         cond ? cond_strides_.back() : 0, fill_if_, fill_, S2_);
+    }
+  }
+
   int64_t BH_ = 0, S_ = 0, d_ = 0, S2_ = 0, dv_ = 0;
-  float scale_ = 1.f;
-  bool empty_ = false;
-  std::vector<int64_t> mask_strides_, scores_dims_;
+  float scale_ = 1.f, fill_ = 0.f;
+  bool empty_ = false, per_head_ = false, fill_if_ = true;
+  std::vector<int64_t> mask_strides_, cond_strides_, scores_dims_;
   std::vector<float> scores_;
-  memory::desc q_md_, k_md_, s_md_, v_md_, y_md_;
+  memory::desc q_md_, k_md_, s_md_, v_md_, y_md_, qk_scratch_, pv_scratch_;
   dnnl::matmul::primitive_desc qk_pd_, pv_pd_;
   dnnl::matmul qk_, pv_;
 };

@@ -48,7 +48,7 @@ void infer_layer_norm(InferContext& ctx) {
 }
 
 /// Q [.., S, d], Kt [.., d, S2], V [.., S2, dv] with equal batch dims → Y [.., S, dv]; the mask
-/// must broadcast to the scores [.., S, S2].
+/// (float) and the fill condition (bool) must broadcast to the scores [.., S, S2].
 void infer_attention(InferContext& ctx) {
   const Shape &q = ctx.input_shape(0), &k = ctx.input_shape(1), &v = ctx.input_shape(2);
   const size_t r = q.rank();
@@ -58,14 +58,18 @@ void infer_attention(InferContext& ctx) {
   if (k[r - 2] != q[r - 1] || v[r - 2] != k[r - 1]) ctx.fail("Q·Kt·V dims do not chain");
   Shape scores = q;
   scores[r - 1] = k[r - 1];
-  if (ctx.num_inputs() > 3 && ctx.has_input(3)) {
-    const Shape& m = ctx.input_shape(3);
-    if (m.rank() > r) ctx.fail("mask rank exceeds the scores' rank");
+  for (size_t in : {size_t{3}, size_t{4}}) {
+    if (ctx.num_inputs() <= in || !ctx.has_input(in)) continue;
+    const std::string what = in == 3 ? "mask " : "fill condition ";
+    const Shape& m = ctx.input_shape(in);
+    if (m.rank() > r) ctx.fail(what + m.str() + " has a rank above the scores' " + scores.str());
     for (size_t i = 0; i < m.rank(); ++i) {
       const int64_t d = m[m.rank() - 1 - i], s = scores[r - 1 - i];
-      if (d != 1 && d != s) ctx.fail("mask " + m.str() + " does not broadcast to scores " + scores.str());
+      if (d != 1 && d != s) ctx.fail(what + m.str() + " does not broadcast to scores " + scores.str());
     }
   }
+  if (ctx.num_inputs() > 4 && ctx.has_input(4) && ctx.input_type(4) != DataType::Bool)
+    ctx.fail("the fill condition (input 4) must be bool");
   Shape y = q;
   y[r - 1] = v[r - 1];
   ctx.set_output(0, ctx.input_type(0), y);
