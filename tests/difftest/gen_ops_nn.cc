@@ -423,7 +423,9 @@ bool layer_norm_decomposed(Builder& b) {
   return true;
 }
 
-/// MatMul(Q, Kᵀ) → scale → [Add mask] → Softmax(-1) → MatMul(·, V) (attention).
+/// MatMul(Q, Kᵀ) → scale → [Add mask | Where(cond, fill, ·)] → Softmax(-1) → MatMul(·, V)
+/// (attention), with the scale on the scores, on Q before the product (ViT's export), or none
+/// (T5's).
 bool attention(Builder& b) {
   const Slot* s = rank_slot(b, 3, 4);
   if (!s) return false;
@@ -438,17 +440,38 @@ bool attention(Builder& b) {
   const Slot* ks = b.pick_float([&](const Slot& t) { return t.v->shape == sh; });
   auto kt = b.emit("Transpose", {Operand::of(ks ? ks->v : x.v)}, pa);
   if (kt.empty()) return false;
-  auto qk = b.emit("MatMul", {Operand::of(x.v), Operand::of(kt[0])});
-  if (qk.empty()) return false;
   const double d = static_cast<double>(sh[r - 1]);
   const bool div = b.rng.coin(0.5);
-  auto sc = b.emit(div ? "Div" : "Mul", {Operand::of(qk[0]), Operand::konst(b.scalar_f(static_cast<float>(div ? std::sqrt(d) : 1 / std::sqrt(d))))});
-  if (sc.empty()) return false;
-  Value* logits = sc[0];
-  if (b.rng.coin(0.5)) {
-    const int64_t sq = sh[r - 2];
+  auto scale_of = [&](Value* v) {
+    return b.emit(div ? "Div" : "Mul", {Operand::of(v), Operand::konst(b.scalar_f(static_cast<float>(div ? std::sqrt(d) : 1 / std::sqrt(d))))});
+  };
+  const int where_scale = static_cast<int>(b.rng.uni(0, 2));  // 0: scores, 1: Q, 2: none
+  Value* q = x.v;
+  if (where_scale == 1) {
+    auto qs = scale_of(q);
+    if (qs.empty()) return false;
+    q = qs[0];
+  }
+  auto qk = b.emit("MatMul", {Operand::of(q), Operand::of(kt[0])});
+  if (qk.empty()) return false;
+  Value* logits = qk[0];
+  if (where_scale == 0) {
+    auto sc = scale_of(logits);
+    if (sc.empty()) return false;
+    logits = sc[0];
+  }
+  const int64_t sq = sh[r - 2];
+  const int mask = static_cast<int>(b.rng.uni(0, 2));  // 0: none, 1: Add, 2: Where
+  if (mask == 1) {
     auto m = b.emit("Add", {Operand::of(logits), Operand::konst(b.uniform(b.rng.coin(0.5) ? Shape{sq, sq} : Shape{1, 1, sq, sq}, -1, 0))});
     if (!m.empty()) logits = m[0];
+  } else if (mask == 2) {  // GPT-2's causal mask, key after query → -10000 (finfo.min would meet
+                           // the ascend-fp16 configuration's documented overflow refusal)
+    Tensor cond = Tensor::allocate(DataType::Bool, Shape{sq, sq});
+    for (int64_t i = 0; i < sq; ++i)
+      for (int64_t j = 0; j < sq; ++j) cond.data_as<bool>()[i * sq + j] = j > i;
+    auto w = b.emit("Where", {Operand::konst(cond), Operand::konst(b.scalar_f(-10000.f)), Operand::of(logits)});
+    if (!w.empty()) logits = w[0];
   }
   Attributes sa;
   sa.set("axis", int64_t{-1});
@@ -588,7 +611,7 @@ std::vector<FamilyEntry> nn_families() {
       {"matmul_add_act", {"MatMul", "Add", "Relu", "Sigmoid", "Erf", "Mul", "Div"}, 3, matmul_add_act},
       {"gelu", {"Erf", "Add", "Mul", "Div"}, 2, gelu},
       {"layer_norm_decomposed", {"ReduceMean", "Sub", "Pow", "Add", "Sqrt", "Div", "Mul"}, 2, layer_norm_decomposed},
-      {"attention", {"MatMul", "Transpose", "Softmax", "Div", "Mul", "Add"}, 2, attention},
+      {"attention", {"MatMul", "Transpose", "Softmax", "Div", "Mul", "Add", "Where"}, 2, attention},
       {"split_concat", {"Split", "Concat"}, 2, split_concat},
       {"movement_chain", {"Transpose", "Reshape"}, 2, movement_chain},
       {"noop", {"Reshape", "Transpose", "Cast", "Add", "Mul", "Concat", "Sum", "Max", "Min", "Mean", "Dropout", "Identity", "Relu", "Sigmoid", "Abs", "Neg"}, 3, noop},

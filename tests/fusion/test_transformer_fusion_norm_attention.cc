@@ -1,6 +1,9 @@
 // tests/fusion/test_transformer_fusion_norm_attention.cc — layer_norm, add_layernorm and
 // attention: text IR before and after, equal outputs fused vs unfused, and the refusals (wrong
 // reduce axis, intermediate graph output, second consumer, rule disabled, shared residual sum).
+// attention in each exporter's form: BERT (scores divided, additive mask), torch's
+// nn.MultiheadAttention as ViT exports it (Q divided before Q·Kᵀ), GPT-2 (scores multiplied, the
+// causal mask as Where(cond, finfo.min, ·)), T5 (unscaled scores plus a position bias).
 #include "transformer_fusion_fixture.h"
 
 namespace ge::test {
@@ -137,6 +140,117 @@ TEST_F(TransformerFusion, AttentionWithoutMask) { EXPECT_EQ(fuse(attention_graph
   output %y
 }
 )"); }
+
+/// ViT's form (torch nn.MultiheadAttention): Q divided by √d before Q·Kᵀ, no mask.
+const char* kPrescaledQ = R"(graph g opset(ai.onnx=13) {
+  input %q: f32[2,16,8]
+  input %kt: f32[2,8,16]
+  input %v: f32[2,16,8]
+  const %c: f32[] = [2.828427]
+  %qs: f32[2,16,8] = Div(%q, %c)
+  %s: f32[2,16,16] = MatMul(%qs, %kt)
+  %p: f32[2,16,16] = Softmax(%s) {axis=-1}
+  %y: f32[2,16,8] = MatMul(%p, %v)
+  output %y
+})";
+
+TEST_F(TransformerFusion, AttentionWithQDividedBeforeTheProduct) { EXPECT_EQ(fuse(kPrescaledQ, {"attention"}), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %q: f32[2,16,8]
+  input %kt: f32[2,8,16]
+  input %v: f32[2,16,8]
+  const %c: f32[]
+  %y: f32[2,16,8] = ge.Attention(%q, %kt, %v) {scale=0.35355338}
+  output %y
+}
+)"); }
+
+/// GPT-2's form: scores multiplied, then Where(cond, finfo.min, scores) — or the fill on the
+/// other side — before the Softmax.
+std::string where_graph(bool fill_first) {
+  return std::string(R"(graph g opset(ai.onnx=13) {
+  input %q: f32[1,2,16,8]
+  input %kt: f32[1,2,8,16]
+  input %v: f32[1,2,16,8]
+  input %cond: bool[1,1,16,16]
+  const %c: f32[] = [0.35355338]
+  const %fill: f32[] = [-3.4028235e38]
+  %s: f32[1,2,16,16] = MatMul(%q, %kt)
+  %sc: f32[1,2,16,16] = Mul(%s, %c)
+)") + (fill_first ? "  %w: f32[1,2,16,16] = Where(%cond, %fill, %sc)\n" : "  %w: f32[1,2,16,16] = Where(%cond, %sc, %fill)\n") +
+         R"(  %p: f32[1,2,16,16] = Softmax(%w) {axis=-1}
+  %y: f32[1,2,16,8] = MatMul(%p, %v)
+  output %y
+})";
+}
+
+std::string where_fused(int fill_if) {
+  return R"(graph g opset(ai.onnx=13, ge=1) {
+  input %q: f32[1,2,16,8]
+  input %kt: f32[1,2,8,16]
+  input %v: f32[1,2,16,8]
+  input %cond: bool[1,1,16,16]
+  const %c: f32[]
+  const %fill: f32[]
+  %y: f32[1,2,16,8] = ge.Attention(%q, %kt, %v, _, %cond) {fill=-3.4028235e+38, fill_if=)" +
+         std::to_string(fill_if) + R"(, scale=0.35355338}
+  output %y
+}
+)";
+}
+
+TEST_F(TransformerFusion, AttentionWithWhereFillOnEitherSide) {
+  EXPECT_EQ(fuse(where_graph(true), {"attention"}), where_fused(1));
+  EXPECT_EQ(fuse(where_graph(false), {"attention"}), where_fused(0));
+}
+
+/// T5's form: no scale, a position bias added to the scores.
+TEST_F(TransformerFusion, AttentionWithUnscaledScoresAndABias) {
+  const char* t5 = R"(graph g opset(ai.onnx=13) {
+  input %q: f32[1,2,16,8]
+  input %kt: f32[1,2,8,16]
+  input %v: f32[1,2,16,8]
+  const %bias: f32[1,2,16,16]
+  %s: f32[1,2,16,16] = MatMul(%q, %kt)
+  %b: f32[1,2,16,16] = Add(%s, %bias)
+  %p: f32[1,2,16,16] = Softmax(%b) {axis=-1}
+  %y: f32[1,2,16,8] = MatMul(%p, %v)
+  output %y
+})";
+  EXPECT_EQ(fuse(t5, {"attention"}), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %q: f32[1,2,16,8]
+  input %kt: f32[1,2,8,16]
+  input %v: f32[1,2,16,8]
+  const %bias: f32[1,2,16,16]
+  %y: f32[1,2,16,8] = ge.Attention(%q, %kt, %v, %bias) {scale=1.0}
+  output %y
+}
+)");
+}
+
+TEST_F(TransformerFusion, AttentionRefusesWhatIsNotAScalarScaleOrFill) {
+  std::string t = attention_graph(true);  // c / scores is not a scale
+  t.replace(t.find("Div(%s, %c)"), 11, "Div(%c, %s)");
+  expect_unchanged(t, {"attention"});
+  t = where_graph(true);  // a fill per key is not one fill value
+  t.replace(t.find("const %fill: f32[] = [-3.4028235e38]"), 36, "const %fill: f32[16]");
+  expect_unchanged(t, {"attention"});
+}
+
+TEST_F(TransformerFusion, AttentionKeepsAPerFeatureFactorOnQOutside) {
+  // A factor per feature of Q is not one scale of the scores: the Div stays, its output is Q.
+  std::string t = kPrescaledQ;
+  t.replace(t.find("const %c: f32[] = [2.828427]"), 28, "const %c: f32[8]");
+  EXPECT_EQ(fuse(t, {"attention"}), R"(graph g opset(ai.onnx=13, ge=1) {
+  input %q: f32[2,16,8]
+  input %kt: f32[2,8,16]
+  input %v: f32[2,16,8]
+  const %c: f32[8]
+  %qs: f32[2,16,8] = Div(%q, %c)
+  %y: f32[2,16,8] = ge.Attention(%qs, %kt, %v) {scale=1.0}
+  output %y
+}
+)");
+}
 
 TEST_F(TransformerFusion, AttentionRefusesSoftmaxOnOtherAxis) {
   std::string t = attention_graph(true);
