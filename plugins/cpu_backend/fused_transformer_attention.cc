@@ -149,10 +149,10 @@ class AttentionKernel : public CpuKernel {
     per_head_ = threads_ > 1 ? BH_ % threads_ == 0 || BH_ >= 4 * threads_ : scores_bytes > l2_bytes() / 2;
     try {
       if (per_head_) {
-        // Built for one thread: they run inside the parallel loop over heads, where oneDNN's
-        // OpenMP runtime runs a primitive on the calling thread alone, and a brgemm matmul built
-        // for more threads would then compute only the first thread's share of its blocks. With a
-        // user scratchpad (each thread's own): the library's belongs to the building thread.
+        // Built for one thread, the count they run with: inside the parallel loop over heads
+        // oneDNN's OpenMP runtime runs a primitive on the calling thread alone, so their blocking
+        // is chosen for that. With a user scratchpad, each thread's own: the library's belongs to
+        // the building thread, and two threads sharing it gave wrong results.
         ThreadScope one(1);
         dnnl::primitive_attr attr;
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
