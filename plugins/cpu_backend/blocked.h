@@ -45,6 +45,9 @@ Format conv_weight_format(const dnnl::memory::desc& chosen, const dnnl::memory::
 /// MaxPool (no Indices) / AveragePool (no ceil overhang) / GlobalAveragePool / GlobalMaxPool,
 /// 2-D, float32.
 bool pool_supports_blocked(const Node& node, int64_t opset);
+/// ge.SqueezeExcitation with a 4-D float32 X of at least 16 channels: X and S blocked, the
+/// weights plain (squeeze_excitation.cc).
+bool squeeze_excitation_supports_blocked(const Node& node);
 /// Elementwise ops that keep NC1HWC0's zero padding zero (f(0) = 0, f(0, 0) = 0) on operands of
 /// the output's shape: Add, Sub, Mul, Relu, LeakyRelu, Clip with min <= 0 <= max. One operand of
 /// Add, Sub or Mul may instead be a non-constant channel vector [N or 1, C, 1, 1].

@@ -7,6 +7,7 @@
 // eltwise post-op (relu, clip, logistic).
 #pragma once
 #include <memory>
+#include <string>
 
 #include <dnnl.hpp>
 
@@ -30,6 +31,10 @@ struct ConvPostOps {
 /// Throws UnsupportedError for an activation outside the list, InvalidGraphError for missing
 /// params, naming the node.
 ConvPostOps read_activation_post_op(const KernelBuildContext& ctx);
+/// The same list read from the attributes `attr` / `params_attr` (ge.SqueezeExcitation's
+/// activation and gate).
+ConvPostOps read_activation_post_op(const KernelBuildContext& ctx, const std::string& attr,
+                                    const std::string& params_attr);
 
 /// y[i] = act(y[i] + z[i]) for i < n, in place (z may be null: no sum), in parallel blocks over
 /// the calling kernel's threads — the activation as oneDNN's eltwise algorithm of `post` defines it.

@@ -123,23 +123,30 @@ bool activation_keeps_zero(const ConvPostOps& post) {
 }
 
 ConvPostOps read_activation_post_op(const KernelBuildContext& ctx) {
+  return read_activation_post_op(ctx, "activation", "activation_params");
+}
+
+ConvPostOps read_activation_post_op(const KernelBuildContext& ctx, const std::string& attr,
+                                    const std::string& params_attr) {
   ConvPostOps p;
   const std::string op = ctx.node.op_type();
-  const std::string act = ctx.node.attrs.get_string("activation", "");
+  const std::string act = ctx.node.attrs.get_string(attr, "");
   if (act == "Relu") {
     p.eltwise = dnnl::algorithm::eltwise_relu;  // alpha = 0: max(x, 0)
   } else if (act == "Sigmoid") {
     p.eltwise = dnnl::algorithm::eltwise_logistic;
   } else if (act == "Clip") {
-    const std::vector<float> b = ctx.node.attrs.get_floats("activation_params");
-    if (b.size() != 2) throw InvalidGraphError(op + ": activation Clip needs activation_params [min, max] in " + who(ctx));
+    const std::vector<float> b = ctx.node.attrs.get_floats(params_attr);
+    if (b.size() != 2)
+      throw InvalidGraphError(op + ": " + attr + " Clip needs " + params_attr + " [min, max] in " + who(ctx));
     // oneDNN's clip is min(max(x, alpha), beta), ONNX Clip's order; ±inf bounds are ±FLT_MAX there.
     p.eltwise = dnnl::algorithm::eltwise_clip;
     p.alpha = std::max(b[0], -std::numeric_limits<float>::max());
     p.beta = std::min(b[1], std::numeric_limits<float>::max());
   } else if (act == "LeakyRelu" || act == "Elu") {
-    const std::vector<float> a = ctx.node.attrs.get_floats("activation_params");
-    if (a.size() != 1) throw InvalidGraphError(op + ": activation " + act + " needs activation_params [alpha] in " + who(ctx));
+    const std::vector<float> a = ctx.node.attrs.get_floats(params_attr);
+    if (a.size() != 1)
+      throw InvalidGraphError(op + ": " + attr + " " + act + " needs " + params_attr + " [alpha] in " + who(ctx));
     // oneDNN's relu with alpha is x < 0 ? alpha*x : x (LeakyRelu); elu is x < 0 ? alpha*(e^x - 1) : x.
     p.eltwise = act == "Elu" ? dnnl::algorithm::eltwise_elu : dnnl::algorithm::eltwise_relu;
     p.alpha = a[0];
@@ -151,7 +158,7 @@ ConvPostOps read_activation_post_op(const KernelBuildContext& ctx) {
     p.eltwise = dnnl::algorithm::eltwise_swish;  // x * sigmoid(alpha * x), alpha = 1: SiLU
     p.alpha = 1.f;
   } else if (!act.empty()) {
-    throw UnsupportedError(op + ": activation '" + act +
+    throw UnsupportedError(op + ": " + attr + " '" + act +
                            "' not supported (Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish) in " + who(ctx));
   }
   return p;

@@ -19,6 +19,7 @@ void register_fused_elementwise_kernels(Registrar& r);  // ge.FusedElementwise (
 void register_fused_matmul_kernels(Registrar& r);     // ge.FusedMatMul (oneDNN, bias + activation)
 void register_fused_norm_kernels(Registrar& r);       // ge.LayerNormalization (+Skip), ge.Gelu (+bias)
 void register_fused_attention_kernels(Registrar& r);  // ge.Attention
+void register_squeeze_excitation_kernels(Registrar& r);  // ge.SqueezeExcitation (squeeze_excitation rule)
 void register_nn_kernels(Registrar& r);  // nn_kernels.cc: ConvTranspose, Resize/Upsample, RNN/GRU/LSTM, normalizations, pools, signal ops
 
 /// precision_pass.cc: `cpu_precision`, the cpu.precision_mode pass (bf16 mixed precision).

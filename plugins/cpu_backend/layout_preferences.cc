@@ -9,7 +9,7 @@
 // the layout pass converts it at compile time and the kernel uses a plan's weights in place.
 // Runtime (non-constant) weights stay plain: no weight TransData ever runs.
 // Layout-agnostic (`follows`): pools, Resize over H and W, ConvTranspose, BatchNormalization with
-// constant parameters, same-shape elementwise ops
+// constant parameters, ge.SqueezeExcitation (its S [N, C, 1, 1] in X's format), same-shape elementwise ops
 // (any unary map and ge.FusedElementwise too: the padding is zeroed after them), channel Concat of
 // multiples of 16 channels, Pad on H and W — they run blocked only where that removes conversions.
 #include <string>
@@ -96,6 +96,10 @@ std::optional<NodeFormats> cpu_format_preference(const Node& n) {
     for (size_t i = 0; i < tensors; ++i) f.inputs[i] = Format::NC1HWC0;
     return f;
   }
+  if (squeeze_excitation_supports_blocked(n)) {  // S [N, C2, 1, 1] follows X; weights plain
+    f.inputs[0] = Format::NC1HWC0;
+    return f;
+  }
   if (batchnorm_supports_blocked(n, opset)) {
     f.inputs[0] = Format::NC1HWC0;
     return f;
@@ -127,7 +131,7 @@ class BlockedRouting : public ForwardingRegistrar {
     // Kernels that read NC1HWC0 themselves (conv.cc, pool.cc's factories, transdata.cc).
     static const std::unordered_set<std::string> blocked_aware{
         "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "FusedConv", "TransData", "Resize",
-        "ConvTranspose", "FusedElementwise", "BatchNormalization"};
+        "ConvTranspose", "FusedElementwise", "BatchNormalization", "SqueezeExcitation"};
     KernelFactory blocked;
     if (def.domain.empty() && elementwise.count(def.op_type)) blocked = make_blocked_elementwise;
     if (def.domain.empty() && def.op_type == "Concat") blocked = make_blocked_concat;

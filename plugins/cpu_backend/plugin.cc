@@ -24,6 +24,7 @@ void register_kernels(ge::Registrar& r) {
   ge::cpu::register_fused_matmul_kernels(r);
   ge::cpu::register_fused_norm_kernels(r);
   ge::cpu::register_fused_attention_kernels(r);
+  ge::cpu::register_squeeze_excitation_kernels(r);
   ge::cpu::register_nn_kernels(r);
 }
 

@@ -39,17 +39,19 @@ inline bool const_scalar(const Value* v, float& out) {
 }
 
 /// Shape inference's check of the `activation` / `activation_params` attributes of ge.FusedConv
-/// and (`gelu`: also "Gelu") ge.FusedMatMul (ops/conv.toml, ops/transformer.toml).
-inline void check_fused_activation(InferContext& ctx, bool gelu) {
-  const std::string act = ctx.has_attr("activation") ? ctx.attr_string("activation") : "";
+/// and (`gelu`: also "Gelu") ge.FusedMatMul (ops/conv.toml, ops/transformer.toml), or of the pair
+/// `attr` / `params` (ge.SqueezeExcitation's gate).
+inline void check_fused_activation(InferContext& ctx, bool gelu, const std::string& attr = "activation",
+                                   const std::string& params = "activation_params") {
+  const std::string act = ctx.has_attr(attr) ? ctx.attr_string(attr) : "";
   static const char* const kActs[] = {"", "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "HardSwish", "Swish"};
   if (std::find(std::begin(kActs), std::end(kActs), act) == std::end(kActs) && !(gelu && act == "Gelu"))
-    ctx.unsupported("activation '" + act + "' (only \"\", Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish" +
+    ctx.unsupported(attr + " '" + act + "' (only \"\", Relu, Clip, Sigmoid, Tanh, LeakyRelu, Elu, HardSwish, Swish" +
                     (gelu ? ", Gelu" : "") + ")");
-  if ((act == "LeakyRelu" || act == "Elu") && ctx.node().attrs.get_floats("activation_params").size() != 1)
-    ctx.fail("activation " + act + " needs activation_params = [alpha]");
-  if (act == "Clip" && ctx.node().attrs.get_floats("activation_params").size() != 2)
-    ctx.fail("activation Clip needs activation_params = [min, max]");
+  if ((act == "LeakyRelu" || act == "Elu") && ctx.node().attrs.get_floats(params).size() != 1)
+    ctx.fail(attr + " " + act + " needs " + params + " = [alpha]");
+  if (act == "Clip" && ctx.node().attrs.get_floats(params).size() != 2)
+    ctx.fail(attr + " Clip needs " + params + " = [min, max]");
 }
 
 /// Reads Relu, Sigmoid, Tanh, HardSwish, LeakyRelu, Elu (alpha with ONNX's defaults, 0.01 and

@@ -1,4 +1,5 @@
-// plugins/fusion/fused_conv_infer.cc — shape inference of ge.FusedConv (ops/conv.toml).
+// plugins/fusion/fused_conv_infer.cc — shape inference of ge.FusedConv and ge.SqueezeExcitation
+// (ops/conv.toml).
 //
 // Y has Conv's output shape (onnx/docs/Operators.md#Conv, ONNX's convPoolShapeInference in
 // onnx/defs/nn/defs.cc): Y [N, M, O1..On] with, per spatial axis,
@@ -71,6 +72,26 @@ void infer_fused_conv(InferContext& ctx) {
 
 }  // namespace
 
+/// ge.SqueezeExcitation: X [N, C, H, W], W1 [R, C, 1, 1], B1 [R], W2 [C2, R, 1, 1], B2 [C2] →
+/// S [N, C2, 1, 1]; activation and gate from ge.FusedConv's list.
+void infer_squeeze_excitation(InferContext& ctx) {
+  if (!ctx.has_input(0) || !ctx.has_input(1) || !ctx.has_input(3)) ctx.fail("inputs X, W1 and W2 are required");
+  const Shape &x = ctx.input_shape(0), &w1 = ctx.input_shape(1), &w2 = ctx.input_shape(3);
+  if (x.rank() != 4) ctx.unsupported("input rank " + std::to_string(x.rank()) + " (only 4)");
+  if (w1.rank() != 4 || w1[1] != x[1] || w1[2] != 1 || w1[3] != 1)
+    ctx.fail("W1 " + w1.str() + " must be [R, " + std::to_string(x[1]) + ", 1, 1]");
+  if (w2.rank() != 4 || w2[1] != w1[0] || w2[2] != 1 || w2[3] != 1)
+    ctx.fail("W2 " + w2.str() + " must be [C2, " + std::to_string(w1[0]) + ", 1, 1]");
+  if (ctx.has_input(2) && !(ctx.input_shape(2) == Shape{w1[0]}))
+    ctx.fail("B1 " + ctx.input_shape(2).str() + " must be [" + std::to_string(w1[0]) + "]");
+  if (ctx.num_inputs() > 4 && ctx.has_input(4) && !(ctx.input_shape(4) == Shape{w2[0]}))
+    ctx.fail("B2 " + ctx.input_shape(4).str() + " must be [" + std::to_string(w2[0]) + "]");
+  check_fused_activation(ctx, false);
+  check_fused_activation(ctx, false, "gate", "gate_params");
+  ctx.set_output(0, ctx.input_type(0), Shape{x[0], w2[0], 1, 1});
+}
+
 GE_FUSION_INFER("ge", "FusedConv", infer_fused_conv);
+GE_FUSION_INFER("ge", "SqueezeExcitation", infer_squeeze_excitation);
 
 }  // namespace ge::fusion

@@ -1,7 +1,7 @@
 // tests/difftest/gen_ops_nn.cc — op families of the generator: Conv, ConvTranspose, pools,
 // MatMul, Gemm, normalizations, and the source patterns of GE's fusion and simplify rules
 // (plugins/fusion/*.cc: conv_bn, conv_bias_act, conv_add_act, matmul_add, gemm_act, gelu,
-// bias_gelu, layer_norm, add_layernorm, attention, split_concat, merge_transposes,
+// bias_gelu, layer_norm, add_layernorm, attention, squeeze_excitation, split_concat, merge_transposes,
 // merge_reshapes, remove_noop, CSE), so that random graphs reach the rewrites and their legality
 // checks, not only the kernels. Weights are uniform with variance 1/fan-in (He et al. 2015's
 // scaling without the factor 2), which keeps activations near unit magnitude through a chain.
@@ -307,6 +307,31 @@ bool conv_add_act(Builder& b) {
   return true;
 }
 
+/// A squeeze-and-excitation block: GlobalAveragePool → 1×1 Conv → Relu → 1×1 Conv →
+/// Sigmoid | HardSigmoid → Mul with the input (conv_bias_act, squeeze_excitation, elementwise_chain).
+bool squeeze_excitation(Builder& b) {
+  const Slot* s = rank_slot(b, 4, 4);
+  if (!s) return false;
+  Slot x = *s;
+  const int64_t c = x.v->shape[1], r = std::max<int64_t>(1, c / 4);
+  auto pool = b.emit("GlobalAveragePool", {Operand::of(x.v)});
+  if (pool.empty()) return false;
+  auto fc1 = b.emit("Conv", {Operand::of(pool[0]), Operand::konst(b.uniform(Shape{r, c, 1, 1}, -0.5, 0.5)),
+                             Operand::konst(b.uniform(Shape{r}, -0.2, 0.2))});
+  if (fc1.empty()) return false;
+  auto act = b.emit("Relu", {Operand::of(fc1[0])});
+  if (act.empty()) return false;
+  auto fc2 = b.emit("Conv", {Operand::of(act[0]), Operand::konst(b.uniform(Shape{c, r, 1, 1}, -0.5, 0.5)),
+                             Operand::konst(b.uniform(Shape{c}, -0.2, 0.2))});
+  if (fc2.empty()) return false;
+  auto gate = b.emit(b.rng.coin(0.5) ? "Sigmoid" : "HardSigmoid", {Operand::of(fc2[0])});
+  if (gate.empty()) return false;
+  auto y = b.emit("Mul", {Operand::of(x.v), Operand::of(gate[0])});
+  if (y.empty()) return false;
+  b.push(y[0], false, x.mag);
+  return true;
+}
+
 /// GELU in one of its exported erf forms (gelu rule shapes A, B, C).
 Value* gelu_erf(Builder& b, Value* x0) {
   // |x| <= 3: below that, 1 + erf(x/√2) cancels to a few ulps of fp32 and the unfused reference
@@ -608,6 +633,7 @@ std::vector<FamilyEntry> nn_families() {
       {"lrn", {"LRN"}, 1, lrn},
       {"conv_bn_act", {"Conv", "BatchNormalization", "Relu", "Sigmoid", "Clip"}, 3, conv_bn_act},
       {"conv_add_act", {"Conv", "Add", "Relu", "Sigmoid", "Clip"}, 3, conv_add_act},
+      {"squeeze_excitation", {"GlobalAveragePool", "Conv", "Relu", "Sigmoid", "HardSigmoid", "Mul"}, 2, squeeze_excitation},
       {"matmul_add_act", {"MatMul", "Add", "Relu", "Sigmoid", "Erf", "Mul", "Div"}, 3, matmul_add_act},
       {"gelu", {"Erf", "Add", "Mul", "Div"}, 2, gelu},
       {"layer_norm_decomposed", {"ReduceMean", "Sub", "Pow", "Add", "Sqrt", "Div", "Mul"}, 2, layer_norm_decomposed},

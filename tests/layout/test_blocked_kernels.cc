@@ -298,6 +298,56 @@ TEST_F(BlockedKernels, DepthwiseOneByOneConvIsAChannelAffineMapOnBothLayouts) {
   EXPECT_GT(negative, 0);  // the Relu clipped something
 }
 
+TEST_F(BlockedKernels, SqueezeExcitationOnBothLayoutsEqualsTheDefinition) {
+  // MobileNetV3's squeeze and excitation on 20 channels (a padded second block), R = 8, to C2 = 20:
+  // S = Sigmoid(W2 · Relu(W1 · mean(X) + B1) + B2). NC1HWC0 and NCHW give the same bits (the mean
+  // sums the positions in the same order), S's padding channels are zero, and both equal the
+  // definition computed here in double.
+  const std::string text = R"(graph g opset(ai.onnx=13, ge=1) {
+  input %x: f32[2,20,3,5]
+  const %w1: f32[8,20,1,1]
+  const %b1: f32[8]
+  const %w2: f32[20,8,1,1]
+  const %b2: f32[20]
+  %xb: f32[2,20,3,5]@NC1HWC0 = ge.TransData(%x) {dst_format="NC1HWC0", src_format="NCHW"}
+  %sb: f32[2,20,1,1]@NC1HWC0 = ge.SqueezeExcitation(%xb, %w1, %b1, %w2, %b2) {activation="Relu", gate="Sigmoid"}
+  %y: f32[2,20,1,1] = ge.TransData(%sb) {dst_format="NCHW", src_format="NC1HWC0"}
+  %z: f32[2,20,1,1] = ge.SqueezeExcitation(%x, %w1, %b1, %w2, %b2) {activation="Relu", gate="Sigmoid"}
+  output %sb
+  output %y
+  output %z
+})";
+  auto g = h.parse(text);
+  ge::test::PassHarness::randomize_constants(*g);
+  auto vals = [&](const char* n) { return g->find_value(n)->data->to_double_vector(); };
+  const std::vector<double> w1 = vals("w1"), b1 = vals("b1"), w2 = vals("w2"), b2 = vals("b2");
+  auto in = ge::test::PassHarness::random_inputs(*g);
+  const std::vector<double> x = in.at(0).to_double_vector();
+  auto out = h.execute(std::shared_ptr<const ge::Graph>(std::move(g)), in);
+  ASSERT_EQ(out.size(), 3u);
+  expect_zero_padding(out[0]);
+  ASSERT_EQ(out[1].nbytes(), out[2].nbytes());
+  EXPECT_EQ(std::memcmp(out[1].data(), out[2].data(), out[2].nbytes()), 0);
+  const std::vector<double> z = out[2].to_double_vector();
+  for (int n = 0; n < 2; ++n) {
+    std::vector<double> m(20, 0.0), hid(8);
+    for (int c = 0; c < 20; ++c) {
+      for (int p = 0; p < 15; ++p) m[c] += x[(n * 20 + c) * 15 + p];
+      m[c] /= 15;
+    }
+    for (int r = 0; r < 8; ++r) {
+      double a = b1[r];
+      for (int c = 0; c < 20; ++c) a += w1[r * 20 + c] * m[c];
+      hid[r] = std::max(a, 0.0);
+    }
+    for (int c = 0; c < 20; ++c) {
+      double a = b2[c];
+      for (int r = 0; r < 8; ++r) a += w2[c * 8 + r] * hid[r];
+      EXPECT_NEAR(z[n * 20 + c], 1 / (1 + std::exp(-a)), 1e-6) << "image " << n << " channel " << c;
+    }
+  }
+}
+
 TEST_F(BlockedKernels, ResizeOnNc1hwc0MatchesNchwBitwise) {
   // UNet's and DeepLab's upsampling: linear with align_corners and half_pixel, and nearest; on
   // NC1HWC0 each tap moves a vector of C0 channels, in the same order of sums as NCHW.
