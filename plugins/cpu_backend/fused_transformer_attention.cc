@@ -21,6 +21,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -148,38 +149,28 @@ class AttentionKernel : public CpuKernel {
     const int64_t scores_bytes = BH_ * S_ * S2_ * static_cast<int64_t>(sizeof(float));
     per_head_ = threads_ > 1 ? BH_ % threads_ == 0 || BH_ >= 4 * threads_ : scores_bytes > l2_bytes() / 2;
     try {
+      // Per head: 2-D matmuls built for one thread, the count they run with — inside the parallel
+      // loop over heads oneDNN's OpenMP runtime runs a primitive on the calling thread alone, so
+      // their blocking is chosen for that — with a user scratchpad, each thread's own: the
+      // library's belongs to the building thread, and two threads sharing it gave wrong results.
+      // Batched: 3-D over BH on all the kernel's threads, the library's scratchpad.
+      std::optional<ThreadScope> one;
+      dnnl::primitive_attr attr;
       if (per_head_) {
-        // Built for one thread, the count they run with: inside the parallel loop over heads
-        // oneDNN's OpenMP runtime runs a primitive on the calling thread alone, so their blocking
-        // is chosen for that. With a user scratchpad, each thread's own: the library's belongs to
-        // the building thread, and two threads sharing it gave wrong results.
-        ThreadScope one(1);
-        dnnl::primitive_attr attr;
+        one.emplace(1);
         attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        q_md_ = memory::desc({S_, d_}, dt::f32, memory::format_tag::ab);
-        k_md_ = memory::desc({d_, S2_}, dt::f32, memory::format_tag::ab);
-        s_md_ = memory::desc({S_, S2_}, dt::f32, memory::format_tag::ab);
-        v_md_ = memory::desc({S2_, dv_}, dt::f32, memory::format_tag::ab);
-        y_md_ = memory::desc({S_, dv_}, dt::f32, memory::format_tag::ab);
-        qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), attr, dnnl_engine());
-        pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), attr, dnnl_engine());
-        qk_ = dnnl::matmul(qk_pd_);
-        pv_ = dnnl::matmul(pv_pd_);
-        qk_scratch_ = qk_pd_.scratchpad_desc();
-        pv_scratch_ = pv_pd_.scratchpad_desc();
-        scores_.assign(static_cast<size_t>(threads_ * S_ * S2_), 0.f);
-      } else {
-        q_md_ = memory::desc({BH_, S_, d_}, dt::f32, memory::format_tag::abc);
-        k_md_ = memory::desc({BH_, d_, S2_}, dt::f32, memory::format_tag::abc);
-        s_md_ = memory::desc({BH_, S_, S2_}, dt::f32, memory::format_tag::abc);
-        v_md_ = memory::desc({BH_, S2_, dv_}, dt::f32, memory::format_tag::abc);
-        y_md_ = memory::desc({BH_, S_, dv_}, dt::f32, memory::format_tag::abc);
-        qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), dnnl_engine());
-        pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), dnnl_engine());
-        qk_ = dnnl::matmul(qk_pd_);
-        pv_ = dnnl::matmul(pv_pd_);
-        scores_.assign(static_cast<size_t>(BH_ * S_ * S2_), 0.f);
       }
+      auto md = [&](int64_t rows, int64_t cols) {
+        return per_head_ ? memory::desc({rows, cols}, dt::f32, memory::format_tag::ab)
+                         : memory::desc({BH_, rows, cols}, dt::f32, memory::format_tag::abc);
+      };
+      q_md_ = md(S_, d_), k_md_ = md(d_, S2_), s_md_ = md(S_, S2_), v_md_ = md(S2_, dv_), y_md_ = md(S_, dv_);
+      qk_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(q_md_, k_md_, s_md_), attr, dnnl_engine());
+      pv_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s_md_, v_md_, y_md_), attr, dnnl_engine());
+      qk_ = dnnl::matmul(qk_pd_);
+      pv_ = dnnl::matmul(pv_pd_);
+      if (per_head_) qk_scratch_ = qk_pd_.scratchpad_desc(), pv_scratch_ = pv_pd_.scratchpad_desc();
+      scores_.assign(static_cast<size_t>((per_head_ ? threads_ : BH_) * S_ * S2_), 0.f);
     } catch (const dnnl::error& e) {
       rethrow_dnnl(e, what);
     }

@@ -11,6 +11,7 @@
 // Z) with constant weights.
 #include "conv_fusion_util.h"
 #include "registration.h"
+#include "transformer_util.h"
 
 namespace ge::fusion {
 namespace {
@@ -68,15 +69,8 @@ class SqueezeExcitationRule : public FusionRule {
     };
     carry(*fc1, "activation", "activation_params");
     carry(*fc2, "gate", "gate_params");
-    std::vector<Value*> in{m.value("x"), fc1->input(1), fc1->input(2), fc2->input(1), fc2->input(2)};
-    Value* s = fc2->output(0);
-    const std::string name = fc2->name();
-    std::vector<Value*> dead{m.node("pool")->output(0), fc1->output(0)};
-    for (auto& [cap, n] : m.nodes) g.remove_node(n);
-    for (Value* v : dead) remove_if_dead(g, v);
-    if (g.opset("ge") < 1) g.opsets["ge"] = 1;
-    Node* f = g.add_node("SqueezeExcitation", g.find_node(name) ? "" : name, std::move(in), {s}, std::move(at), "ge");
-    ctx.infer_shapes(*f);
+    trf::replace_match(g, ctx, m, "root", "SqueezeExcitation",
+                       {m.value("x"), fc1->input(1), fc1->input(2), fc2->input(1), fc2->input(2)}, std::move(at));
   }
 };
 

@@ -1,5 +1,6 @@
 // plugins/fusion/transformer_util.h — small helpers shared by the transformer fusion rules
-// (matmul_add, gemm_act, gelu, bias_gelu, layer_norm, add_layernorm, attention).
+// (matmul_add, gemm_act, gelu, bias_gelu, layer_norm, add_layernorm, attention) and
+// squeeze_excitation (replace_match).
 #pragma once
 #include <algorithm>
 #include <cmath>
